@@ -1,0 +1,11 @@
+// Command tambua verifies identity documents, serves the REST interface and
+// renders and benchmarks test corpora. See tambua help.
+package main
+
+import (
+	"os"
+
+	"github.com/tambua/tambua/internal/cli"
+)
+
+func main() { os.Exit(cli.Main(os.Args[1:])) }
