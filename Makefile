@@ -1,0 +1,32 @@
+# Tambua. `make run` starts the server on the embedded default (SQLite and
+# local files under ./data); `make test` runs the whole suite. Both call
+# `make setup` first, which installs what a fresh machine lacks.
+GO ?= go
+DATA ?= data
+ADDR ?= 127.0.0.1:8080
+export TAMBUA_MODELS ?= $(CURDIR)/models
+export TAMBUA_TESTDATA ?= $(abspath $(CURDIR)/../shared/testdata)
+
+.PHONY: setup build run test lint bench generate
+
+setup:
+	@./scripts/setup.sh
+
+build: setup
+	$(GO) build -o bin/tambua ./cmd/tambua
+
+run: build
+	./bin/tambua serve --addr $(ADDR) --data $(DATA)
+
+test: setup
+	./scripts/test.sh
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
+	$(GO) vet ./...
+
+bench: setup
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+generate:
+	$(GO) generate ./...

