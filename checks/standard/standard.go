@@ -1,0 +1,5 @@
+// Package standard registers every built-in check. Import it for its side
+// effect:
+//
+//	import _ "github.com/tambua/tambua/checks/standard"
+package standard
