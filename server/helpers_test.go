@@ -342,10 +342,15 @@ func (e *env) do(req *http.Request) response {
 
 func (e *env) form(path string, v url.Values) response {
 	e.t.Helper()
+	return e.do(e.formRequest(path, v))
+}
+
+func (e *env) formRequest(path string, v url.Values) *http.Request {
+	e.t.Helper()
 	req, err := http.NewRequest(http.MethodPost, e.ts.URL+path, strings.NewReader(v.Encode()))
 	must(e.t, err)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	return e.do(req)
+	return req
 }
 
 func (e *env) postJSON(path, token string, body any) response {
