@@ -434,7 +434,7 @@ func (e *env) uploadRequest(token string, message any, parts ...part) *http.Requ
 
 // images are the default captures: a textured front and back.
 var (
-	imgOnce                   sync.Once
+	imgOnce                       sync.Once
 	frontJPEG, backJPEG, flatJPEG []byte
 )
 

@@ -216,7 +216,9 @@ func deflate(t *testing.T, v any) string {
 	return s
 }
 
-func dataURL(b []byte) string { return "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(b) }
+func dataURL(b []byte) string {
+	return "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(b)
+}
 
 func TestSubmitVerificationAndV1Verify(t *testing.T) {
 	e := newEnv(t)

@@ -160,7 +160,7 @@ func TestUploadErrors(t *testing.T) {
 	require.Equal(t, 200, good.status, string(good.body))
 	require.NoError(t, os.RemoveAll(filepath.Join(e.dir, "files")))
 
-	pngHuge := pngBytes(t, flat(1200, 1000))                   // 1.2 MP > 1 MP
+	pngHuge := pngBytes(t, flat(1200, 1000))                                // 1.2 MP > 1 MP
 	bigJPEG := append(append([]byte{}, front...), make([]byte, 210<<10)...) // over 200 KiB
 	msg := func(extra map[string]any) map[string]any { return e.uploadMessage(e.wfOCR, extra) }
 
