@@ -40,7 +40,7 @@ func (h *helperCheck) Name() string {
 	}
 	return "name_length"
 }
-func (h *helperCheck) Cost() int    { return 3 }
+func (h *helperCheck) Cost() int { return 3 }
 
 func (h *helperCheck) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	switch h.mode {
