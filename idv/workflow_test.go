@@ -133,8 +133,8 @@ metadata_fields: {branch: string}
 	assert.False(t, w.Review().AutoDecline)
 
 	for name, src := range map[string]string{
-		"unknown YAML key": "name: abc\ndocument_types: [x]\nchecks: [{name: ocr_extraction}]\ncolour: red\n",
-		"unknown JSON key": `{"name":"abc","document_types":["x"],"checks":[{"name":"ocr_extraction"}],"colour":1}`,
+		"unknown YAML key":  "name: abc\ndocument_types: [x]\nchecks: [{name: ocr_extraction}]\ncolour: red\n",
+		"unknown JSON key":  `{"name":"abc","document_types":["x"],"checks":[{"name":"ocr_extraction"}],"colour":1}`,
 		"unknown check key": "name: abc\ndocument_types: [x]\nchecks: [{name: ocr_extraction, weight: 2}]\n",
 		"two YAML docs":     "name: abc\ndocument_types: [x]\nchecks: [{name: ocr_extraction}]\n---\nname: b\n",
 		"trailing JSON":     `{"name":"abc","document_types":["x"],"checks":[{"name":"ocr_extraction"}]} {}`,
