@@ -255,6 +255,9 @@ func (e *env) start() {
 	must(t, err)
 	keys, err := server.LoadKeys(ctx, db)
 	must(t, err)
+	// As tambua serve does at start.
+	_, err = db.ReleaseClaimsBefore(ctx, time.Now())
+	must(t, err)
 	fs, err := files.Open(filepath.Join(e.dir, "files"))
 	must(t, err)
 	defs := docdefs.Default()

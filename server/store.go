@@ -132,6 +132,10 @@ type Store interface {
 	ClaimVerification(ctx context.Context, c Claim, events ...Event) error
 	// ReleaseClaim drops a pending claim whose verification did not complete.
 	ReleaseClaim(ctx context.Context, id string) error
+	// ReleaseClaimsBefore drops the pending claims taken before t: at start,
+	// those of a process that stopped mid-verification, which would
+	// otherwise hold units and block their request id for ever.
+	ReleaseClaimsBefore(ctx context.Context, t time.Time) (int64, error)
 	// CompleteVerification stores the result, debits the claimed units and
 	// writes the outbox events in one transaction. events is called inside
 	// the transaction with the organisation as it was before the debit and

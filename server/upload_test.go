@@ -391,6 +391,9 @@ func TestDataKeptAcrossRestart(t *testing.T) {
 	require.Equal(t, 200, first.status)
 	oldURL := first.obj["images"].(map[string]any)["front_id"].(string)
 
+	// A verification interrupted by the stop: its claim holds 900 units.
+	require.NoError(t, e.db.ClaimVerification(context.Background(), server.Claim{ID: idv.NewID(), ClientID: e.client.ID,
+		OrganisationID: e.org.ID, WorkflowID: e.wfOCR.ID, RequestID: "interrupted", Units: 900}))
 	runs := e.ocr.runs.Load()
 	e.restart()
 	assert.EqualValues(t, 998, e.balance())
@@ -402,6 +405,15 @@ func TestDataKeptAcrossRestart(t *testing.T) {
 	assert.Equal(t, front, e.get(e.ts.URL+oldPath).body)
 	assert.EqualValues(t, 998, e.balance())
 	assert.Equal(t, runs, e.ocr.runs.Load(), "the restarted server ran nothing")
+
+	// The interrupted claim was released: its request id runs, and its
+	// 900 units are free (996 left after this run).
+	r := e.upload(tok, e.uploadMessage(e.wfOCR, map[string]any{"request_id": "interrupted"}), part{"front", front}, part{"back", back})
+	require.Equal(t, 200, r.status, string(r.body))
+	assert.EqualValues(t, 996, e.balance())
+	cl := server.Claim{ID: idv.NewID(), ClientID: e.client.ID, OrganisationID: e.org.ID, WorkflowID: e.wfOCR.ID, RequestID: "big", Units: 996}
+	require.NoError(t, e.db.ClaimVerification(context.Background(), cl))
+
 	wf, err := e.db.Workflow(context.Background(), e.wfFace.ID)
 	require.NoError(t, err)
 	assert.Equal(t, e.wfFace.RefreshToken, wf.RefreshToken)

@@ -94,6 +94,14 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	engine := idv.New(opts...)
 	defer engine.Close()
 
+	// Claims left pending by a previous run that stopped mid-verification
+	// were never billed: release them so their units and request ids are
+	// free again.
+	if n, err := st.ReleaseClaimsBefore(ctx, time.Now()); err != nil {
+		return err
+	} else if n > 0 {
+		log.Warn("released claims of verifications interrupted by the previous stop", "count", n)
+	}
 	demo, err := admin.EnsureDemo(ctx, demoUnits, defs.Configs(), demoChecks())
 	if err != nil {
 		return fmt.Errorf("creating the demo organisation: %w", err)
