@@ -10,6 +10,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"io"
+	"log/slog"
 	"math"
 	"math/rand/v2"
 	"mime/multipart"
@@ -190,6 +191,7 @@ type env struct {
 	limits server.Limits
 	clock  atomic.Int64 // offset from real time, in nanoseconds
 	ocr    *ocrStandIn
+	logs   *syncBuffer
 
 	db     *sqlite.DB
 	srv    *server.Server
@@ -216,7 +218,7 @@ func (e *env) now() time.Time { return time.Now().Add(time.Duration(e.clock.Load
 
 func newEnv(t *testing.T, limits ...server.Limits) *env {
 	t.Helper()
-	e := &env{t: t, dir: t.TempDir(), ocr: &ocrStandIn{}}
+	e := &env{t: t, dir: t.TempDir(), ocr: &ocrStandIn{}, logs: &syncBuffer{}}
 	e.limits = server.DefaultLimits
 	if len(limits) > 0 {
 		e.limits = limits[0]
@@ -264,7 +266,8 @@ func (e *env) start() {
 	e.engine = idv.New(idv.WithDefinitions(defs), idv.WithChecks(e.ocr, faceStandIn{}))
 	var h http.Handler
 	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
-	srv, err := server.New(server.Config{BaseURL: ts.URL, Limits: e.limits, Now: e.now, QueueTimeout: 60 * time.Second}, db, fs, e.engine, defs, keys)
+	srv, err := server.New(server.Config{BaseURL: ts.URL, Limits: e.limits, Now: e.now, QueueTimeout: 60 * time.Second,
+		Logger: slog.New(slog.NewJSONHandler(e.logs, nil))}, db, fs, e.engine, defs, keys)
 	must(t, err)
 	h = srv
 	e.db, e.srv, e.ts, e.http = db, srv, ts, ts.Client()
@@ -486,4 +489,22 @@ func (e *env) get(rawURL string) response {
 	req, err := http.NewRequest(http.MethodGet, rawURL, nil)
 	must(e.t, err)
 	return e.do(req)
+}
+
+// syncBuffer is a bytes.Buffer safe for the concurrent writes of a logger.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

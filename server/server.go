@@ -158,9 +158,9 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 		w.Header().Set("Content-Type", "application/yaml")
 		_, _ = w.Write(docs.OpenAPI)
 	})
-	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	s.mux.Handle("/", s.instrument("not_found", func(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, apiErr(CodeNotFound, "no such path"), requestIDFrom(r.Context()))
-	})
+	}))
 	return s, nil
 }
 
@@ -179,10 +179,10 @@ func (s *Server) handle(pattern, name string, h http.HandlerFunc) {
 	}
 	// Any other method on a known path gets the error shape, not the
 	// mux's plain text.
-	s.mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+	s.mux.Handle(path, s.instrument(name, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", method)
 		writeAPIError(w, apiErr(CodeNotAllowed, "use %s %s", method, path), requestIDFrom(r.Context()))
-	})
+	}))
 }
 
 // ServeHTTP serves a request.
@@ -268,8 +268,11 @@ func (s *Server) instrument(name string, h http.HandlerFunc) http.Handler {
 		s.metrics.requests.WithLabelValues(name, fmt.Sprint(sw.status)).Inc()
 		s.metrics.latency.WithLabelValues(name).Observe(d.Seconds())
 		path := r.URL.Path
-		if name == "files" {
+		switch {
+		case name == "files":
 			path = "/files/..." // the path carries a signature
+		case name == "not_found":
+			path = "(unknown)" // free text from the caller
 		}
 		s.log.LogAttrs(ctx, slog.LevelInfo, "request",
 			slog.String("request_id", rid), slog.String("method", r.Method), slog.String("path", path),
