@@ -3,9 +3,9 @@ package server_test
 import (
 	"bytes"
 	"compress/flate"
-	"encoding/json"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"net/url"
 	"strings"
 	"testing"
