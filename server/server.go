@@ -61,9 +61,12 @@ type Config struct {
 	// cores when zero).
 	Workers int
 	// QueueTimeout bounds how long a request waits for a free worker
-	// before it is answered with code 230 (100 s default, inside the
-	// client's 120 s).
+	// before it is answered with code 230 (60 s default: with a typical
+	// 15 to 30 s run, inside the client's 120 s).
 	QueueTimeout time.Duration
+	// RunTimeout bounds one verification's checks (90 s default); a check
+	// still running then is cancelled and counts as could-not-run.
+	RunTimeout time.Duration
 	Limits       Limits
 	Logger       *slog.Logger
 	// Now is the clock (tests).
@@ -115,7 +118,10 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 		cfg.Workers = runtime.NumCPU()
 	}
 	if cfg.QueueTimeout <= 0 {
-		cfg.QueueTimeout = 100 * time.Second
+		cfg.QueueTimeout = 60 * time.Second
+	}
+	if cfg.RunTimeout <= 0 {
+		cfg.RunTimeout = 90 * time.Second
 	}
 	if cfg.FileURLTTL <= 0 {
 		cfg.FileURLTTL = 24 * time.Hour

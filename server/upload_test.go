@@ -463,3 +463,48 @@ func TestMethodNotAllowedAndUnknownPath(t *testing.T) {
 	assert.Equal(t, 404, r.status)
 	assert.Equal(t, 404, r.code())
 }
+
+// gate is a custom check that holds its worker until released.
+type gate struct {
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (g *gate) Name() string { return "gate_check" }
+func (g *gate) Cost() int    { return 1 }
+func (g *gate) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
+	g.entered <- struct{}{}
+	select {
+	case <-g.release:
+		return idv.Passed(1), nil
+	case <-ctx.Done():
+		return idv.Outcome{}, ctx.Err()
+	}
+}
+
+func TestBusyWorkersAnswer230(t *testing.T) {
+	g := &gate{entered: make(chan struct{}, 4), release: make(chan struct{})}
+	e := newEnvWith(t, func(c *server.Config) {
+		c.Workers = 1
+		c.QueueTimeout = 300 * time.Millisecond
+	}, g)
+	wf := e.createWorkflow("Gated", idv.CheckOCR, "gate_check")
+	front, back := captures(t)
+	tok := e.token()
+	first := make(chan response, 1)
+	go func() {
+		first <- e.upload(tok, e.uploadMessage(wf, map[string]any{"request_id": "slow"}), part{"front", front}, part{"back", back})
+	}()
+	<-g.entered // the only worker is busy
+	r := e.upload(tok, e.uploadMessage(wf, map[string]any{"request_id": "queued"}), part{"front", front}, part{"back", back})
+	assert.Equal(t, 503, r.status)
+	assert.Equal(t, 230, r.code())
+	close(g.release)
+	got := <-first
+	require.Equal(t, 200, got.status, string(got.body))
+	assert.EqualValues(t, 3, got.obj["units_consumed"])
+	assert.EqualValues(t, 1000-3, e.balance(), "the refused request was not billed")
+	// Its claim was released: the same request id runs now.
+	r = e.upload(tok, e.uploadMessage(wf, map[string]any{"request_id": "queued"}), part{"front", front}, part{"back", back})
+	require.Equal(t, 200, r.status, string(r.body))
+}

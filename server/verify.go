@@ -364,7 +364,7 @@ func contains(list []string, s string) bool {
 // it is pending. It returns nil, nil when there is none (or the pending one
 // was released).
 func (s *Server) replay(ctx context.Context, in *verifyInput) ([]byte, *APIError) {
-	deadline := s.cfg.Now().Add(s.cfg.QueueTimeout + 2*time.Minute)
+	deadline := s.cfg.Now().Add(s.cfg.QueueTimeout + s.cfg.RunTimeout + 10*time.Second)
 	wait := 50 * time.Millisecond
 	for {
 		v, err := s.store.Verification(ctx, in.clientID, in.requestID)
@@ -476,7 +476,7 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 	s.metrics.queueWait.Observe(time.Since(waitStart).Seconds())
 	// The checks finish even when the client goes away: the result is
 	// stored and billed once, and a retry with the same request_id gets it.
-	runCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.QueueTimeout+20*time.Second)
+	runCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.RunTimeout)
 	res, err := prep.Verify(runCtx, idv.Input{
 		Config: in.config, Images: images, Message: msg, RequestID: in.requestID,
 		ClientID: in.clientID, WorkflowID: wf.ID, Country: in.country, ImageURLs: urls,
