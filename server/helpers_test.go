@@ -186,11 +186,11 @@ func pngBytes(t testing.TB, img image.Image) []byte {
 // env is one server on a data folder, with an organisation, a client and
 // two workflows (OCR only; OCR and face matching).
 type env struct {
-	t      testing.TB
-	dir    string
-	clock  atomic.Int64 // offset from real time, in nanoseconds
-	ocr    *ocrStandIn
-	logs   *syncBuffer
+	t     testing.TB
+	dir   string
+	clock atomic.Int64 // offset from real time, in nanoseconds
+	ocr   *ocrStandIn
+	logs  *syncBuffer
 	// configure and extra adjust the server config and add checks.
 	configure func(*server.Config)
 	extra     []idv.Check

@@ -67,8 +67,8 @@ type Config struct {
 	// RunTimeout bounds one verification's checks (90 s default); a check
 	// still running then is cancelled and counts as could-not-run.
 	RunTimeout time.Duration
-	Limits       Limits
-	Logger       *slog.Logger
+	Limits     Limits
+	Logger     *slog.Logger
 	// Now is the clock (tests).
 	Now func() time.Time
 }
