@@ -77,6 +77,19 @@ func TestTokenRateLimit(t *testing.T) {
 		"client_id": e.client.ID, "client_secret": e.secret})
 	assert.Equal(t, 429, p.status)
 	assert.Equal(t, 429, p.code())
+
+	// Spraying client ids does not escape: the address has a limit too
+	// (five times the client's burst).
+	limited := false
+	for range 20 {
+		r := e.form("/oauth/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {idv.NewRequestID()}, "client_secret": {"x"}})
+		if r.status == 429 {
+			limited = true
+			break
+		}
+		require.Equal(t, 401, r.status)
+	}
+	assert.True(t, limited)
 }
 
 func envelope(menu, method string, fields map[string]any) map[string]any {

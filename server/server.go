@@ -88,6 +88,8 @@ type Server struct {
 	metrics     *metrics
 	workers     chan struct{}
 	limiter     *limiter
+	ipLimiter   *limiter
+	hashing     chan struct{}
 	filesPrefix string
 
 	prepMu   sync.Mutex
@@ -145,13 +147,15 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 	}
 	s := &Server{
 		cfg: cfg, store: st, files: fs, engine: engine, defs: defs, keys: keys,
-		tokens:   tokens{key: keys.Token, now: cfg.Now},
-		log:      cfg.Logger,
-		mux:      http.NewServeMux(),
-		metrics:  newMetrics(),
-		workers:  make(chan struct{}, cfg.Workers),
-		limiter:  newLimiter(cfg.Limits.TokenRate, cfg.Limits.TokenBurst, cfg.Now),
-		prepared: map[string]preparedEntry{},
+		tokens:    tokens{key: keys.Token, now: cfg.Now},
+		log:       cfg.Logger,
+		mux:       http.NewServeMux(),
+		metrics:   newMetrics(),
+		workers:   make(chan struct{}, cfg.Workers),
+		limiter:   newLimiter(cfg.Limits.TokenRate, cfg.Limits.TokenBurst, cfg.Now),
+		ipLimiter: newLimiter(cfg.Limits.TokenRate*ipFactor, cfg.Limits.TokenBurst*ipFactor, cfg.Now),
+		hashing:   make(chan struct{}, 2*runtime.NumCPU()),
+		prepared:  map[string]preparedEntry{},
 	}
 	s.handle("POST /oauth/token", "oauth_token", s.handleOAuthToken)
 	s.handle("POST /postdata", "postdata", s.handlePostdata)

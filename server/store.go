@@ -158,4 +158,6 @@ type Store interface {
 type FileStore interface {
 	Put(ctx context.Context, key string, data []byte) error
 	Open(ctx context.Context, key string) (io.ReadSeekCloser, time.Time, error)
+	// Delete removes a file; a missing one is not an error.
+	Delete(ctx context.Context, key string) error
 }

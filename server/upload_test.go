@@ -419,6 +419,25 @@ func TestDataKeptAcrossRestart(t *testing.T) {
 	assert.Equal(t, e.wfFace.RefreshToken, wf.RefreshToken)
 }
 
+func TestMetadataTypesCheckedBeforeStoring(t *testing.T) {
+	e := newEnv(t)
+	def := idv.Workflow{Name: "With metadata", DocumentTypes: []string{"kenya_national_id"},
+		Checks: []idv.CheckSpec{{Name: idv.CheckOCR}}, MetadataFields: map[string]string{"account": "string", "score": "number"}}
+	wf, err := e.admin.CreateWorkflow(context.Background(), e.client.ID, e.secret, def)
+	require.NoError(t, err)
+	front, back := captures(t)
+	tok := e.token()
+	r := e.upload(tok, e.uploadMessage(wf, map[string]any{"metadata": map[string]any{"account": 12}}), part{"front", front}, part{"back", back})
+	assert.Equal(t, 104, r.code(), string(r.body))
+	assert.Zero(t, e.storedFiles())
+	r = e.upload(tok, e.uploadMessage(wf, map[string]any{"metadata": map[string]any{"account": "A-1", "score": 3}}), part{"front", front}, part{"back", back})
+	require.Equal(t, 200, r.status, string(r.body))
+	assert.Equal(t, map[string]any{"account": "A-1", "score": 3.0}, r.obj["metadata"])
+	var data map[string]any
+	require.NoError(t, json.Unmarshal(e.events()["verification.completed"][0].Data, &data))
+	assert.Equal(t, map[string]any{"account": "A-1", "score": 3.0}, data["metadata"])
+}
+
 func TestFileURLs(t *testing.T) {
 	e := newEnv(t)
 	front, back := captures(t)
@@ -499,6 +518,7 @@ func TestBusyWorkersAnswer230(t *testing.T) {
 	r := e.upload(tok, e.uploadMessage(wf, map[string]any{"request_id": "queued"}), part{"front", front}, part{"back", back})
 	assert.Equal(t, 503, r.status)
 	assert.Equal(t, 230, r.code())
+	assert.Equal(t, 2, e.storedFiles(), "only the running verification's captures are kept")
 	close(g.release)
 	got := <-first
 	require.Equal(t, 200, got.status, string(got.body))

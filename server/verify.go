@@ -312,6 +312,9 @@ func (s *Server) verify(ctx context.Context, in *verifyInput) ([]byte, *APIError
 	if _, ok := s.defs.Definition(in.config); !ok {
 		return nil, apiErr(CodeUnknownConfig, "unknown config %q", truncate(in.config, 64))
 	}
+	if aerr := checkMetadata(wf.Definition, in.message); aerr != nil {
+		return nil, aerr
+	}
 	prep, aerr := s.prepare(wf)
 	if aerr != nil {
 		return nil, aerr
@@ -447,6 +450,20 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 	for k, v := range in.message {
 		msg[k] = v
 	}
+	completed := false
+	defer func() {
+		if completed {
+			return
+		}
+		// Nothing was billed: keep nothing either.
+		filesMu.Lock()
+		defer filesMu.Unlock()
+		for _, key := range files {
+			if err := s.files.Delete(context.WithoutCancel(ctx), key); err != nil {
+				s.log.WarnContext(ctx, "delete file failed", "request_id", requestIDFrom(ctx), "error", err)
+			}
+		}
+	}()
 	for _, f := range in.files {
 		key := prefix + f.slot + imageExt(f.format)
 		if err := s.files.Put(ctx, key, f.data); err != nil {
@@ -525,6 +542,7 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 		s.log.ErrorContext(ctx, "complete verification failed", "request_id", requestIDFrom(ctx), "error", err)
 		return nil, apiErr(CodeInternal, "storing the verification failed; nothing was billed")
 	}
+	completed = true
 	s.metrics.verifications.WithLabelValues(string(res.Decision)).Inc()
 	for _, st := range res.PerformanceMetrics.StepTimings {
 		if st.Status != idv.StatusSkipped {
@@ -536,6 +554,31 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 		slog.String("workflow_id", wf.ID), slog.String("verdict", string(res.Decision)),
 		slog.Int64("units", claim.Units), slog.Int64("duration_ms", res.PerformanceMetrics.TotalDurationMS))
 	return body, nil
+}
+
+// checkMetadata applies the workflow's metadata field types before
+// anything is stored (the engine checks them again when it runs).
+func checkMetadata(w idv.Workflow, msg map[string]json.RawMessage) *APIError {
+	raw, ok := msg["metadata"]
+	if !ok || len(w.MetadataFields) == 0 {
+		return nil
+	}
+	var md map[string]any
+	if err := json.Unmarshal(raw, &md); err != nil {
+		return apiErr(CodeInvalidRequest, "metadata must be a JSON object")
+	}
+	for name, typ := range w.MetadataFields {
+		v, present := md[name]
+		if !present {
+			continue
+		}
+		_, isString := v.(string)
+		_, isNumber := v.(float64)
+		if typ == idv.MetadataString && !isString || typ == idv.MetadataNumber && !isNumber {
+			return apiErr(CodeInvalidRequest, "metadata field %s must be a %s", name, typ)
+		}
+	}
+	return nil
 }
 
 // startedEvent is verification.started, written with the claim.
