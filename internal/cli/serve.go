@@ -47,6 +47,8 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	fs.Var(&pluginPaths, "plugin", "custom check plugin program (repeatable)")
 	fs.Var(&sets, "set", "check setting as KEY=VALUE (repeatable; models_dir and lists_dir come from TAMBUA_MODELS and TAMBUA_LISTS)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	tlsCert := fs.String("tls-cert", env.Getenv("TAMBUA_TLS_CERT"), "PEM certificate to serve HTTPS (env TAMBUA_TLS_CERT)")
+	tlsKey := fs.String("tls-key", env.Getenv("TAMBUA_TLS_KEY"), "PEM private key of --tls-cert (env TAMBUA_TLS_KEY)")
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
@@ -58,8 +60,11 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return Usagef("--log-level: %v", err)
 	}
 	log := slog.New(slog.NewJSONHandler(env.Stderr, &slog.HandlerOptions{Level: level}))
+	if (*tlsCert == "") != (*tlsKey == "") {
+		return Usagef("--tls-cert and --tls-key go together")
+	}
 	if *baseURL == "" {
-		*baseURL = "http://" + *addr
+		*baseURL = defaultBaseURL(*addr, *tlsCert != "")
 	}
 
 	st, admin, keys, err := openData(ctx, *data)
@@ -123,7 +128,13 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	hs := srv.HTTPServer(*addr)
 	log.Info("listening", "addr", ln.Addr().String(), "base_url", *baseURL, "checks", strings.Join(idv.Registered(), ","))
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() {
+		if *tlsCert != "" {
+			errc <- hs.ServeTLS(ln, *tlsCert, *tlsKey)
+			return
+		}
+		errc <- hs.Serve(ln)
+	}()
 	select {
 	case err := <-errc:
 		if !errors.Is(err, http.ErrServerClosed) {
@@ -137,6 +148,22 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	defer cancel()
 	log.Info("shutting down")
 	return hs.Shutdown(sctx)
+}
+
+// defaultBaseURL is the address clients on this machine reach addr at.
+func defaultBaseURL(addr string, tls bool) string {
+	scheme := "http://"
+	if tls {
+		scheme = "https://"
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return scheme + addr
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return scheme + net.JoinHostPort(host, port)
 }
 
 // demoChecks are the checks of the demo workflow: OCR extraction and every

@@ -3,10 +3,18 @@ package cli
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"fmt"
 	"image"
 	"image/color"
 	"image/jpeg"
+	"math/big"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -99,18 +107,23 @@ func freeAddr(t *testing.T) string {
 }
 
 // serve runs tambua serve until the returned stop is called.
-func serve(t *testing.T, data string) (addr string, out *bytes.Buffer, stop func()) {
+func serve(t *testing.T, data string, extra ...string) (addr string, out *bytes.Buffer, stop func()) {
 	t.Helper()
 	addr = freeAddr(t)
+	scheme, client := "http://", http.DefaultClient
+	if len(extra) > 0 {
+		scheme = "https://"
+		client = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
+	}
 	out = &bytes.Buffer{}
 	var errb bytes.Buffer
 	env := &Env{Stdin: strings.NewReader(""), Stdout: out, Stderr: &errb, Getenv: func(string) string { return "" }}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
-	go func() { done <- Run(ctx, env, []string{"serve", "--addr", addr, "--data", data}) }()
+	go func() { done <- Run(ctx, env, append([]string{"serve", "--addr", addr, "--data", data}, extra...)) }()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		resp, err := http.Get("http://" + addr + "/healthz")
+		resp, err := client.Get(scheme + addr + "/healthz")
 		if err == nil {
 			resp.Body.Close()
 			break
@@ -145,6 +158,26 @@ func TestServeCreatesDemoOnce(t *testing.T) {
 	_, out2, stop2 := serve(t, data)
 	stop2()
 	assert.NotContains(t, out2.String(), "client_secret", "credentials are printed once")
+}
+
+func TestServeTLS(t *testing.T) {
+	dir := t.TempDir()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	require.NoError(t, err)
+	kder, err := x509.MarshalECPrivateKey(key)
+	require.NoError(t, err)
+	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	require.NoError(t, os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600))
+	require.NoError(t, os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600))
+	_, out, stop := serve(t, filepath.Join(dir, "data"), "--tls-cert", certFile, "--tls-key", keyFile)
+	stop()
+	assert.Contains(t, out.String(), "https://127.0.0.1:")
+	code, _, _ := run(t, "serve", "--data", dir, "--tls-cert", certFile)
+	assert.Equal(t, ExitBadInput, code)
 }
 
 // contrastOCR stands in for OCR in the bench test: it decodes the front and
@@ -216,4 +249,17 @@ func TestBenchUpload(t *testing.T) {
 
 	code, _, _ = run(t, "bench", "upload", "--url", ts.URL)
 	assert.Equal(t, ExitBadInput, code)
+}
+
+func TestDefaultBaseURL(t *testing.T) {
+	for addr, want := range map[string]string{
+		"127.0.0.1:8080": "http://127.0.0.1:8080",
+		":8080":          "http://127.0.0.1:8080",
+		"0.0.0.0:9000":   "http://127.0.0.1:9000",
+		"[::]:9000":      "http://127.0.0.1:9000",
+		"idv.local:80":   "http://idv.local:80",
+	} {
+		assert.Equal(t, want, defaultBaseURL(addr, false), addr)
+	}
+	assert.Equal(t, "https://127.0.0.1:8443", defaultBaseURL(":8443", true))
 }
