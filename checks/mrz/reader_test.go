@@ -1,0 +1,70 @@
+package mrz
+
+import (
+	"context"
+	"image"
+	_ "image/jpeg"
+	_ "image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tambua/tambua/internal/testdata"
+)
+
+func decodeFile(tb testing.TB, path string) image.Image {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	return img
+}
+
+func TestReadSpecimens(t *testing.T) {
+	r := NewReader(WithFont(testdata.Need(t, DefaultFont, "OCR-B font (fonts-ocr-b)")))
+	exact, total := 0, 0
+	for _, v := range loadVectors(t) {
+		if v.Image == nil {
+			continue
+		}
+		total++
+		img := decodeFile(t, filepath.Join(testdata.Dir(t), *v.Image))
+		rd, err := r.Read(context.Background(), img)
+		if err != nil {
+			t.Logf("%s: %v", v.ID, err)
+			continue
+		}
+		m, err := Parse(rd.Lines, Options{Now: refNow, Repair: true})
+		got := rd.Lines
+		if err == nil {
+			got = m.Lines
+		}
+		if strings.Join(got, "\n") == strings.Join(v.Lines, "\n") {
+			exact++
+			continue
+		}
+		t.Logf("%s:\n got %s\nwant %s", v.ID, strings.Join(got, "\n     "), strings.Join(v.Lines, "\n     "))
+	}
+	t.Logf("exact %d of %d", exact, total)
+}
+
+func BenchmarkRead(b *testing.B) {
+	r := NewReader()
+	if err := r.Prepare(); err != nil {
+		b.Skip(err)
+	}
+	img := decodeFile(b, filepath.Join(testdata.Dir(b), "ids", "passeye_100_visa-usa.jpg"))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := r.Read(context.Background(), img); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
