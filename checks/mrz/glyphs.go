@@ -322,4 +322,3 @@ func classIndex(c byte) int {
 	}
 	return 36
 }
-

@@ -54,6 +54,8 @@ type Reading struct {
 	Confidence float64
 	// cells keeps every class score, for repair by second choices.
 	cells [][]classScores
+	// cellsAll are the unconstrained scores of a single line (ReadLine).
+	cellsAll []classScores
 }
 
 // gray is an 8-bit luminance image.
@@ -151,10 +153,10 @@ type comp struct {
 	n              int
 }
 
-func (c comp) w() int          { return c.x1 - c.x0 + 1 }
-func (c comp) h() int          { return c.y1 - c.y0 + 1 }
-func (c comp) cx() float64     { return float64(c.x0+c.x1) / 2 }
-func (c comp) cy() float64     { return float64(c.y0+c.y1) / 2 }
+func (c comp) w() int              { return c.x1 - c.x0 + 1 }
+func (c comp) h() int              { return c.y1 - c.y0 + 1 }
+func (c comp) cx() float64         { return float64(c.x0+c.x1) / 2 }
+func (c comp) cy() float64         { return float64(c.y0+c.y1) / 2 }
 func (c comp) overlapY(d comp) int { return min(c.y1, d.y1) - max(c.y0, d.y0) + 1 }
 
 // components labels 8-connected ink with a union-find over runs.
@@ -479,6 +481,14 @@ func (r *Reader) readBand(ctx context.Context, g *gray, k float64, b *band) (*Re
 	}
 	// The format decides which classes each position allows; a visa is
 	// told apart by its first letter.
+	if len(b.lines) == 1 {
+		// A lone line: score every class and let the caller pick a pattern.
+		rd.cellsAll = make([]classScores, b.width)
+		for i := range rd.cellsAll {
+			rd.cellsAll[i] = r.glyphs.score(cellAt(0, i), alphabet)
+		}
+		return rd, nil
+	}
 	format := TD1
 	if b.width != 30 {
 		first := best(r.glyphs.score(cellAt(0, 0), allowedFor(kAlpha)), allowedFor(kAlpha))
@@ -738,7 +748,6 @@ func sampleCell(g *gray, cx, cy, capH, slope float64) []float32 {
 	return out
 }
 
-
 // lookAlikes are the groups of MRZ glyphs that blur into each other; the
 // reader only trades a reading for another of its group.
 var lookAlikes = []string{"0OQDU", "1I", "2Z", "5S", "8BS", "6G", "<K"}
@@ -750,4 +759,74 @@ func lookAlike(a, b byte) bool {
 		}
 	}
 	return false
+}
+
+// ReadLine reads a single MRZ line from an image holding one (a crop).
+// Without the other lines the format is unknown, so every line pattern of
+// that width is tried and the one whose glyphs match best is kept.
+func (r *Reader) ReadLine(ctx context.Context, img image.Image) (string, error) {
+	if err := r.Prepare(); err != nil {
+		return "", err
+	}
+	if img == nil || img.Bounds().Dx() < 16 || img.Bounds().Dy() < 8 {
+		return "", ErrNotFound
+	}
+	g := toGray(img)
+	ink := binarize(g, max(6, min(g.w, g.h)/3))
+	lines := findLines(components(ink, g.w, g.h), g.h)
+	var line *textLine
+	width := 0
+	for _, l := range lines {
+		for _, w := range []int{30, 36, 44} {
+			if l.n >= w-3 && l.n <= w+2 && (line == nil || len(l.comps) > len(line.comps)) {
+				line, width = l, w
+			}
+		}
+	}
+	if line == nil {
+		return "", ErrNotFound
+	}
+	rd, err := r.readBand(ctx, g, 1, &band{lines: []*textLine{line}, width: width})
+	if err != nil {
+		return "", err
+	}
+	// Score every line pattern of this width on the cells read.
+	bestLine, bestScore := "", float32(-1e9)
+	for _, f := range []string{TD1, TD2, TD3, MRVA, MRVB} {
+		lay := layouts[f]
+		if lay.width != width {
+			continue
+		}
+		ks, _ := lay.kinds()
+		for li := range ks {
+			sc := r.rescore(rd, ks[li])
+			if sc.score > bestScore {
+				bestLine, bestScore = sc.line, sc.score
+			}
+		}
+	}
+	return bestLine, nil
+}
+
+type lineChoice struct {
+	line  string
+	score float32
+}
+
+// rescore decodes one line's cells under one line pattern.
+func (r *Reader) rescore(rd *Reading, ks []kind) lineChoice {
+	cells := rd.cellsAll
+	buf := make([]byte, len(ks))
+	var total float32
+	for i := range ks {
+		sc := cells[i]
+		buf[i] = best(sc, allowedFor(ks[i]))
+		if ks[i] == kAlnum {
+			if d, ok := letterToDigit[buf[i]]; ok && sc[classIndex(d)] >= sc[classIndex(buf[i])]-digitBias {
+				buf[i] = d
+			}
+		}
+		total += sc[classIndex(buf[i])]
+	}
+	return lineChoice{string(buf), total}
 }
