@@ -242,4 +242,3 @@ func mrzLinesOf(text string, n int) []string {
 	}
 	return cands[len(cands)-n:]
 }
-
