@@ -461,3 +461,13 @@ func NewRequestID() string {
 	h := hex.EncodeToString(b[:])
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
+
+// Verify prepares the workflow and runs one verification. Callers that run
+// a workflow many times should Prepare once and call Prepared.Verify.
+func (e *Engine) Verify(ctx context.Context, w *Workflow, in Input) (*Result, error) {
+	p, err := e.Prepare(w)
+	if err != nil {
+		return nil, err
+	}
+	return p.Verify(ctx, in)
+}
