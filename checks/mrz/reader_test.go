@@ -53,6 +53,31 @@ func TestReadSpecimens(t *testing.T) {
 		t.Logf("%s:\n got %s\nwant %s", v.ID, strings.Join(got, "\n     "), strings.Join(v.Lines, "\n     "))
 	}
 	t.Logf("exact %d of %d", exact, total)
+	if total != 20 {
+		t.Fatalf("%d specimen images named by the vectors, want 20", total)
+	}
+	// The floor this reader reaches today; tambua bench mrz reports the rate.
+	if exact < minSpecimensExact {
+		t.Errorf("read %d of %d specimen MRZs exactly, want at least %d", exact, total, minSpecimensExact)
+	}
+}
+
+const minSpecimensExact = 15
+
+// TestReadNothing: images without an MRZ give ErrNotFound, not a guess.
+func TestReadNothing(t *testing.T) {
+	r := NewReader(WithFont(testdata.Need(t, DefaultFont, "OCR-B font (fonts-ocr-b)")))
+	for _, img := range []image.Image{
+		image.NewGray(image.Rect(0, 0, 300, 200)),
+		image.NewGray(image.Rect(0, 0, 3, 3)),
+		decodeFile(t, filepath.Join(testdata.Dir(t), "ids", "passeye_100_pass-chn.jpg")).(interface {
+			SubImage(image.Rectangle) image.Image
+		}).SubImage(image.Rect(0, 0, 500, 200)),
+	} {
+		if rd, err := r.Read(context.Background(), img); err != ErrNotFound {
+			t.Errorf("Read = %+v, %v; want ErrNotFound", rd, err)
+		}
+	}
 }
 
 func BenchmarkRead(b *testing.B) {
