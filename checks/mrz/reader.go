@@ -366,6 +366,24 @@ func measureLine(g []comp) *textLine {
 		}
 	}
 	l.reg = float64(ok) / float64(len(gaps))
+	// Fillers at the end of a line often run together into one blob whose
+	// centre is not the last character's: end the line half a glyph inside
+	// the blob's edge instead.
+	var ws []float64
+	for _, c := range g {
+		if float64(c.w()) <= 1.3*l.pitch {
+			ws = append(ws, float64(c.w()))
+		}
+	}
+	if len(ws) > 0 {
+		half := median(ws) / 2
+		if first := g[0]; float64(first.w()) > 1.3*l.pitch {
+			l.x0 = float64(first.x0) + half
+		}
+		if last := g[len(g)-1]; float64(last.w()) > 1.3*l.pitch {
+			l.x1 = float64(last.x1) - half
+		}
+	}
 	l.n = int(math.Round((l.x1-l.x0)/l.pitch)) + 1
 	return l
 }
