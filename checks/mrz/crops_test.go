@@ -39,4 +39,4 @@ func TestReadLineCrops(t *testing.T) {
 	}
 }
 
-const minCropsExact = 13
+const minCropsExact = 20

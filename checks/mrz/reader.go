@@ -482,8 +482,10 @@ func (r *Reader) readBand(ctx context.Context, g *gray, k float64, b *band) (*Re
 	}
 	type grid struct{ x0, pitch float64 }
 	grids := make([]grid, len(b.lines))
-	for li := range grids {
+	centres := make([][]float64, len(b.lines))
+	for li, l := range b.lines {
 		grids[li] = grid{x0, pitch}
+		centres[li] = l.centres(b.width, pitch)
 	}
 	rd := &Reading{}
 	box := image.Rectangle{}
@@ -494,6 +496,9 @@ func (r *Reader) readBand(ctx context.Context, g *gray, k float64, b *band) (*Re
 	cellAt := func(li, i int) []float32 {
 		l, c := b.lines[li], cal[li]
 		x := grids[li].x0 + float64(i)*grids[li].pitch
+		if centres[li] != nil {
+			x = centres[li][i]
+		}
 		y := l.a + l.b*x + c.dy*l.capH
 		return sampleCell(g, x*k, y*k, l.capH*c.scale*k, l.b)
 	}
@@ -847,4 +852,79 @@ func (r *Reader) rescore(rd *Reading, ks []kind) lineChoice {
 		total += sc[classIndex(buf[i])]
 	}
 	return lineChoice{string(buf), total}
+}
+
+// centres places the width character centres of a line by walking its
+// components with a running pitch and fitting a quadratic through them,
+// which follows the pitch as it grows across a photo taken at an angle.
+// It returns nil when the components do not cover the line well.
+func (l *textLine) centres(width int, pitch float64) []float64 {
+	cs := l.comps
+	if len(cs) < width/2 {
+		return nil
+	}
+	var ss, xs []float64
+	slot, local := 0, pitch
+	add := func(s int, x float64) { ss, xs = append(ss, float64(s)), append(xs, x) }
+	for i, c := range cs {
+		if i > 0 {
+			gap := c.cx() - cs[i-1].cx()
+			k := max(1, int(math.Round(gap/local)))
+			slot += k
+			if k == 1 {
+				local = 0.7*local + 0.3*gap
+			}
+		}
+		if float64(c.w()) > 1.4*local {
+			// A blob of merged fillers: spread its characters over it.
+			k := int(math.Round(float64(c.w()) / local))
+			for j := 0; j < k; j++ {
+				add(slot+j, float64(c.x0)+(float64(j)+0.5)*float64(c.w())/float64(k))
+			}
+			slot += k - 1
+			continue
+		}
+		add(slot, c.cx())
+	}
+	if slot < width-3 || slot > width+1 {
+		return nil
+	}
+	// Least squares for x = a + b*s + c*s^2.
+	var m [3][4]float64
+	for i := range ss {
+		v := [3]float64{1, ss[i], ss[i] * ss[i]}
+		for r := 0; r < 3; r++ {
+			for c := 0; c < 3; c++ {
+				m[r][c] += v[r] * v[c]
+			}
+			m[r][3] += v[r] * xs[i]
+		}
+	}
+	for c := 0; c < 3; c++ {
+		p := c
+		for r := c + 1; r < 3; r++ {
+			if math.Abs(m[r][c]) > math.Abs(m[p][c]) {
+				p = r
+			}
+		}
+		m[c], m[p] = m[p], m[c]
+		if math.Abs(m[c][c]) < 1e-9 {
+			return nil
+		}
+		for r := 0; r < 3; r++ {
+			if r != c {
+				f := m[r][c] / m[c][c]
+				for k := c; k < 4; k++ {
+					m[r][k] -= f * m[c][k]
+				}
+			}
+		}
+	}
+	a, b, q := m[0][3]/m[0][0], m[1][3]/m[1][1], m[2][3]/m[2][2]
+	out := make([]float64, width)
+	for i := range out {
+		s := float64(i)
+		out[i] = a + b*s + q*s*s
+	}
+	return out
 }
