@@ -483,9 +483,36 @@ func (r *Reader) readBand(ctx context.Context, g *gray, k float64, b *band) (*Re
 	type grid struct{ x0, pitch float64 }
 	grids := make([]grid, len(b.lines))
 	centres := make([][]float64, len(b.lines))
+	rms := make([]float64, len(b.lines))
+	ref := -1
 	for li, l := range b.lines {
 		grids[li] = grid{x0, pitch}
-		centres[li] = l.centres(b.width, pitch)
+		centres[li], rms[li] = l.centres(b.width, pitch)
+		if centres[li] != nil && (ref < 0 || rms[li] < rms[ref]) {
+			ref = li
+		}
+	}
+	// The lines of a band start and end together: a line whose grid
+	// disagrees with the best fitting one at either end takes its grid.
+	if ref >= 0 {
+		r := centres[ref]
+		for li, c := range centres {
+			if c == nil || math.Abs(c[0]-r[0]) > 0.35*pitch || math.Abs(c[b.width-1]-r[b.width-1]) > 0.35*pitch {
+				centres[li] = r
+			}
+		}
+	}
+	// All lines of an MRZ are printed at one size; their measured heights
+	// differ with the letters they hold, so the band shares the median.
+	if len(b.lines) > 1 {
+		var hs []float64
+		for _, l := range b.lines {
+			hs = append(hs, l.capH)
+		}
+		h := median(hs)
+		for _, l := range b.lines {
+			l.capH = h
+		}
 	}
 	rd := &Reading{}
 	box := image.Rectangle{}
@@ -630,8 +657,14 @@ func (rd *Reading) fixByChecks(format string) {
 			}
 		}
 	}
+	fieldsFail := false
 	for _, c := range checksFor(lay, buf) {
 		if c.verify(buf) && typeOK(buf, ks, c) {
+			continue
+		}
+		if c.name == CheckComposite && fieldsFail {
+			// A field check that no look-alike fixes means the document
+			// itself is off: a composite fix would be luck, not evidence.
 			continue
 		}
 		var cands []scoredCand
@@ -668,6 +701,9 @@ func (rd *Reading) fixByChecks(format string) {
 			return true
 		}
 		cheapestFix(buf, cands, valid)
+		if !c.verify(buf) {
+			fieldsFail = true
+		}
 		if c.name != CheckComposite && c.verify(buf) {
 			for _, s := range append(append([]span{}, c.data...), c.digit) {
 				for p := s.start; p < s.end; p++ {
@@ -858,10 +894,10 @@ func (r *Reader) rescore(rd *Reading, ks []kind) lineChoice {
 // components with a running pitch and fitting a quadratic through them,
 // which follows the pitch as it grows across a photo taken at an angle.
 // It returns nil when the components do not cover the line well.
-func (l *textLine) centres(width int, pitch float64) []float64 {
+func (l *textLine) centres(width int, pitch float64) ([]float64, float64) {
 	cs := l.comps
 	if len(cs) < width/2 {
-		return nil
+		return nil, 0
 	}
 	var ss, xs []float64
 	slot, local := 0, pitch
@@ -887,31 +923,55 @@ func (l *textLine) centres(width int, pitch float64) []float64 {
 		add(slot, c.cx())
 	}
 	if slot < width-3 || slot > width+1 {
-		return nil
+		return nil, 0
 	}
-	// Least squares for x = a + b*s + c*s^2.
+	lin, linRMS := fitPoly(ss, xs, 2)
+	quad, quadRMS := fitPoly(ss, xs, 3)
+	coef, rms := lin, linRMS
+	// A bend is kept only when the line really curves: it must cut the
+	// residual markedly, or a stray end blob bends the whole line.
+	if quad != nil && linRMS > 0.12*pitch && quadRMS < 0.6*linRMS {
+		coef, rms = quad, quadRMS
+	}
+	if coef == nil {
+		return nil, 0
+	}
+	out := make([]float64, width)
+	for i := range out {
+		s := float64(i)
+		out[i] = coef[0] + coef[1]*s
+		if len(coef) > 2 {
+			out[i] += coef[2] * s * s
+		}
+	}
+	return out, rms
+}
+
+// fitPoly fits x = c0 + c1*s (+ c2*s^2 when n is 3) by least squares and
+// returns the coefficients and the RMS residual, or nil when singular.
+func fitPoly(ss, xs []float64, n int) ([]float64, float64) {
 	var m [3][4]float64
 	for i := range ss {
 		v := [3]float64{1, ss[i], ss[i] * ss[i]}
-		for r := 0; r < 3; r++ {
-			for c := 0; c < 3; c++ {
+		for r := 0; r < n; r++ {
+			for c := 0; c < n; c++ {
 				m[r][c] += v[r] * v[c]
 			}
 			m[r][3] += v[r] * xs[i]
 		}
 	}
-	for c := 0; c < 3; c++ {
+	for c := 0; c < n; c++ {
 		p := c
-		for r := c + 1; r < 3; r++ {
+		for r := c + 1; r < n; r++ {
 			if math.Abs(m[r][c]) > math.Abs(m[p][c]) {
 				p = r
 			}
 		}
 		m[c], m[p] = m[p], m[c]
 		if math.Abs(m[c][c]) < 1e-9 {
-			return nil
+			return nil, 0
 		}
-		for r := 0; r < 3; r++ {
+		for r := 0; r < n; r++ {
 			if r != c {
 				f := m[r][c] / m[c][c]
 				for k := c; k < 4; k++ {
@@ -920,11 +980,17 @@ func (l *textLine) centres(width int, pitch float64) []float64 {
 			}
 		}
 	}
-	a, b, q := m[0][3]/m[0][0], m[1][3]/m[1][1], m[2][3]/m[2][2]
-	out := make([]float64, width)
-	for i := range out {
-		s := float64(i)
-		out[i] = a + b*s + q*s*s
+	coef := make([]float64, n)
+	for i := range coef {
+		coef[i] = m[i][3] / m[i][i]
 	}
-	return out
+	var rss float64
+	for i := range ss {
+		x := coef[0] + coef[1]*ss[i]
+		if n > 2 {
+			x += coef[2] * ss[i] * ss[i]
+		}
+		rss += (x - xs[i]) * (x - xs[i])
+	}
+	return coef, math.Sqrt(rss / float64(len(ss)))
 }
