@@ -86,15 +86,14 @@ func toGray(img image.Image) *gray {
 		for y := 0; y < g.h; y++ {
 			copy(g.p[y*g.w:(y+1)*g.w], m.Pix[(y+b.Min.Y-m.Rect.Min.Y)*m.Stride+(b.Min.X-m.Rect.Min.X):])
 		}
-	case *image.YCbCr:
-		for y := 0; y < g.h; y++ {
-			copy(g.p[y*g.w:(y+1)*g.w], m.Y[m.YOffset(b.Min.X, y+b.Min.Y):])
-		}
 	default:
+		// The brightest channel rather than luminance: MRZ ink is black,
+		// and coloured guilloche or overprint under it (red "RH", blue
+		// waves) then fades into the background.
 		for y := 0; y < g.h; y++ {
 			for x := 0; x < g.w; x++ {
 				r, gg, bb, _ := img.At(x+b.Min.X, y+b.Min.Y).RGBA()
-				g.p[y*g.w+x] = uint8((299*r + 587*gg + 114*bb) / 1000 >> 8)
+				g.p[y*g.w+x] = uint8(max(r, gg, bb) >> 8)
 			}
 		}
 	}
@@ -612,11 +611,7 @@ func (rd *Reading) decode(ks [][]kind) {
 		for i, sc := range rd.cells[li] {
 			buf[i] = best(sc, allowedFor(ks[li][i]))
 			if ks[li][i] == kAlnum {
-				// Document numbers and optional data are mostly digits:
-				// a digit nearly as good as its look-alike letter wins.
-				if d, ok := letterToDigit[buf[i]]; ok && sc[classIndex(d)] >= sc[classIndex(buf[i])]-digitBias {
-					buf[i] = d
-				}
+				buf[i] = preferDigit(sc, buf[i])
 			}
 			conf += float64(sc[classIndex(buf[i])])
 			cells++
@@ -881,9 +876,7 @@ func (r *Reader) rescore(rd *Reading, ks []kind) lineChoice {
 		sc := cells[i]
 		buf[i] = best(sc, allowedFor(ks[i]))
 		if ks[i] == kAlnum {
-			if d, ok := letterToDigit[buf[i]]; ok && sc[classIndex(d)] >= sc[classIndex(buf[i])]-digitBias {
-				buf[i] = d
-			}
+			buf[i] = preferDigit(sc, buf[i])
 		}
 		total += sc[classIndex(buf[i])]
 	}
@@ -993,4 +986,21 @@ func fitPoly(ss, xs []float64, n int) ([]float64, float64) {
 		rss += (x - xs[i]) * (x - xs[i])
 	}
 	return coef, math.Sqrt(rss / float64(len(ss)))
+}
+
+// preferDigit returns the best digit that looks like letter c when it
+// scores nearly as well: document numbers and optional data are mostly
+// digits. Check digits cannot arbitrate some of these pairs (S is worth 28,
+// so S and 8 weigh the same modulo 10).
+func preferDigit(sc classScores, c byte) byte {
+	if c < 'A' || c > 'Z' {
+		return c
+	}
+	best, bs := c, sc[classIndex(c)]-digitBias
+	for d := byte('0'); d <= '9'; d++ {
+		if lookAlike(c, d) && sc[classIndex(d)] >= bs {
+			best, bs = d, sc[classIndex(d)]
+		}
+	}
+	return best
 }
