@@ -629,6 +629,10 @@ const digitBias = 0.06
 // when a check digit fails.
 const ambiguity = 0.12
 
+// closeCall is how close any other reading must come to be tried, look-alike
+// or not.
+const closeCall = 0.04
+
 // fixByChecks revisits the characters a failing check digit covers: among
 // the readings whose scores come close to the best, it takes the highest
 // scoring combination that makes the check pass. The check digits thereby
@@ -675,7 +679,7 @@ func (rd *Reading) fixByChecks(format string) {
 				allowed := allowedFor(ks[s.line][p])
 				for i := 0; i < len(allowed); i++ {
 					a := allowed[i]
-					if d := sc[classIndex(cur)] - sc[classIndex(a)]; a != cur && d < ambiguity && lookAlike(a, cur) {
+					if d := sc[classIndex(cur)] - sc[classIndex(a)]; a != cur && (d < ambiguity && lookAlike(a, cur) || d < closeCall) {
 						alts, costs = append(alts, a), append(costs, max(d, 0))
 					}
 				}
