@@ -543,7 +543,7 @@ func (r *Reader) readBand(ctx context.Context, g *gray, k float64, b *band) (*Re
 		first := best(r.glyphs.score(cellAt(0, 0), allowedFor(kAlpha)), allowedFor(kAlpha))
 		format = map[bool]map[int]string{true: {36: MRVB, 44: MRVA}, false: {36: TD2, 44: TD3}}[first == 'V'][b.width]
 	}
-	ks, _ := layouts[format].kinds()
+	ks, names := layouts[format].kinds()
 	for li, l := range b.lines {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -558,7 +558,7 @@ func (r *Reader) readBand(ctx context.Context, g *gray, k float64, b *band) (*Re
 	}
 	rd.Box = box
 	rd.Format = format
-	rd.decode(ks)
+	rd.decode(ks, names)
 	rd.fixByChecks(format)
 	return rd, nil
 }
@@ -601,7 +601,7 @@ func (r *Reader) calibrate(g *gray, k float64, l *textLine, x0, pitch float64, w
 
 // decode chooses each character under the constraints of the format's
 // field types.
-func (rd *Reading) decode(ks [][]kind) {
+func (rd *Reading) decode(ks [][]kind, names [][]string) {
 	n := len(rd.cells)
 	rd.Lines = make([]string, n)
 	var conf float64
@@ -609,7 +609,11 @@ func (rd *Reading) decode(ks [][]kind) {
 	for li := range rd.cells {
 		buf := make([]byte, len(rd.cells[li]))
 		for i, sc := range rd.cells[li] {
-			buf[i] = best(sc, allowedFor(ks[li][i]))
+			if names[li][i] == "name" {
+				buf[i] = bestName(sc)
+			} else {
+				buf[i] = best(sc, allowedFor(ks[li][i]))
+			}
 			if ks[li][i] == kAlnum {
 				buf[i] = preferDigit(sc, buf[i])
 			}
@@ -1007,4 +1011,33 @@ func preferDigit(sc classScores, c byte) byte {
 		}
 	}
 	return best
+}
+
+// letterFreq is how often letters occur in text, in percent (English
+// counts; names in the Latin alphabet are close enough). Names carry no
+// check digit, so between two glyphs that match equally well the common
+// letter is the better bet.
+var letterFreq = map[byte]float64{
+	'E': 12.7, 'T': 9.1, 'A': 8.2, 'O': 7.5, 'I': 7.0, 'N': 6.7, 'S': 6.3, 'H': 6.1, 'R': 6.0,
+	'D': 4.3, 'L': 4.0, 'C': 2.8, 'U': 2.8, 'M': 2.4, 'W': 2.4, 'F': 2.2, 'G': 2.0, 'Y': 2.0,
+	'P': 1.9, 'B': 1.5, 'V': 1.0, 'K': 0.8, 'J': 0.15, 'X': 0.15, 'Q': 0.1, 'Z': 0.07,
+	'<': 12.7,
+}
+
+// namePrior weighs the log letter frequency against template correlation.
+const namePrior = 0.01
+
+// bestName picks a letter or filler of a name by correlation plus a small
+// log-frequency prior.
+func bestName(sc classScores) byte {
+	const allowed = "ABCDEFGHIJKLMNOPQRSTUVWXYZ<"
+	bc, bs := byte('<'), -1e9
+	for i := 0; i < len(allowed); i++ {
+		c := allowed[i]
+		s := float64(sc[classIndex(c)]) + namePrior*math.Log(letterFreq[c]/12.7)
+		if s > bs {
+			bc, bs = c, s
+		}
+	}
+	return bc
 }

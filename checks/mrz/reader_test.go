@@ -62,7 +62,7 @@ func TestReadSpecimens(t *testing.T) {
 	}
 }
 
-const minSpecimensExact = 16
+const minSpecimensExact = 19
 
 // TestReadNothing: images without an MRZ give ErrNotFound, not a guess.
 func TestReadNothing(t *testing.T) {
