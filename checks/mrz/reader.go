@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"image"
+	"image/color"
 	"math"
 	"sort"
 	"strings"
@@ -68,8 +69,16 @@ func (g *gray) at(x, y int) uint8 { return g.p[y*g.w+x] }
 
 // bilinear samples the image at a real position (edges clamped).
 func (g *gray) bilinear(x, y float64) float32 {
-	x = math.Max(0, math.Min(x, float64(g.w-1)))
-	y = math.Max(0, math.Min(y, float64(g.h-1)))
+	if x < 0 {
+		x = 0
+	} else if mx := float64(g.w - 1); x > mx {
+		x = mx
+	}
+	if y < 0 {
+		y = 0
+	} else if my := float64(g.h - 1); y > my {
+		y = my
+	}
 	x0, y0 := int(x), int(y)
 	x1, y1 := min(x0+1, g.w-1), min(y0+1, g.h-1)
 	fx, fy := float32(x-float64(x0)), float32(y-float64(y0))
@@ -85,6 +94,29 @@ func toGray(img image.Image) *gray {
 	case *image.Gray:
 		for y := 0; y < g.h; y++ {
 			copy(g.p[y*g.w:(y+1)*g.w], m.Pix[(y+b.Min.Y-m.Rect.Min.Y)*m.Stride+(b.Min.X-m.Rect.Min.X):])
+		}
+	case *image.YCbCr:
+		for y := 0; y < g.h; y++ {
+			for x := 0; x < g.w; x++ {
+				yi := m.YOffset(x+b.Min.X, y+b.Min.Y)
+				ci := m.COffset(x+b.Min.X, y+b.Min.Y)
+				r, gg, bb := color.YCbCrToRGB(m.Y[yi], m.Cb[ci], m.Cr[ci])
+				g.p[y*g.w+x] = max(r, gg, bb)
+			}
+		}
+	case *image.RGBA:
+		for y := 0; y < g.h; y++ {
+			row := m.Pix[(y+b.Min.Y-m.Rect.Min.Y)*m.Stride+(b.Min.X-m.Rect.Min.X)*4:]
+			for x := 0; x < g.w; x++ {
+				g.p[y*g.w+x] = max(row[4*x], row[4*x+1], row[4*x+2])
+			}
+		}
+	case *image.NRGBA:
+		for y := 0; y < g.h; y++ {
+			row := m.Pix[(y+b.Min.Y-m.Rect.Min.Y)*m.Stride+(b.Min.X-m.Rect.Min.X)*4:]
+			for x := 0; x < g.w; x++ {
+				g.p[y*g.w+x] = max(row[4*x], row[4*x+1], row[4*x+2])
+			}
 		}
 	default:
 		// The brightest channel rather than luminance: MRZ ink is black,
