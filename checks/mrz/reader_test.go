@@ -103,3 +103,45 @@ func BenchmarkRead(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N*len(imgs)), "ms/image")
 }
+
+// FuzzRead feeds arbitrary pixels to the reader: it must never panic and
+// must answer with lines of the right shape or ErrNotFound.
+func FuzzRead(f *testing.F) {
+	r := NewReader()
+	if err := r.Prepare(); err != nil {
+		f.Skip(err)
+	}
+	f.Add(uint16(120), uint16(60), []byte{0, 255, 0, 255, 128})
+	f.Add(uint16(400), uint16(90), []byte("P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<"))
+	f.Add(uint16(5), uint16(3000), []byte{7})
+	f.Fuzz(func(t *testing.T, w, h uint16, pattern []byte) {
+		if w == 0 || h == 0 || int(w)*int(h) > 400*300 || len(pattern) == 0 {
+			return
+		}
+		img := image.NewGray(image.Rect(0, 0, int(w), int(h)))
+		for i := range img.Pix {
+			// Stripes and blobs from the pattern, so that components form.
+			img.Pix[i] = pattern[(i/3+i/int(w))%len(pattern)]
+		}
+		rd, err := r.Read(context.Background(), img)
+		if err != nil {
+			if err != ErrNotFound {
+				t.Fatal(err)
+			}
+			return
+		}
+		n, width, ok := Shape(rd.Format)
+		if !ok || len(rd.Lines) != n {
+			t.Fatalf("format %q with %d lines", rd.Format, len(rd.Lines))
+		}
+		for _, l := range rd.Lines {
+			if len(l) != width {
+				t.Fatalf("line %q, want %d characters", l, width)
+			}
+		}
+		if _, err := Parse(rd.Lines, Options{Repair: true}); err != nil {
+			t.Fatalf("reader output does not parse: %v", err)
+		}
+		_, _ = r.ReadLine(context.Background(), img)
+	})
+}
