@@ -548,17 +548,23 @@ func (r *Reader) readBand(ctx context.Context, g *gray, k float64, b *band) (*Re
 	rd := &Reading{}
 	box := image.Rectangle{}
 	cal := make([]calibration, len(b.lines))
+	for li := range b.lines {
+		if centres[li] == nil {
+			centres[li] = make([]float64, b.width)
+			for i := range centres[li] {
+				centres[li][i] = grids[li].x0 + float64(i)*grids[li].pitch
+			}
+		}
+	}
 	for li, l := range b.lines {
-		cal[li] = r.calibrate(g, k, l, grids[li].x0, grids[li].pitch, b.width)
+		cal[li] = r.calibrate(g, k, l, centres[li])
 	}
 	cellAt := func(li, i int) []float32 {
 		l, c := b.lines[li], cal[li]
-		x := grids[li].x0 + float64(i)*grids[li].pitch
-		if centres[li] != nil {
-			x = centres[li][i]
-		}
+		x := centres[li][i]
 		y := l.a + l.b*x + c.dy*l.capH
-		return sampleCell(g, x*k, y*k, l.capH*c.scale*k, l.b)
+		h := l.capH * c.scale * k
+		return sampleCell(g, x*k, y*k, h, h*c.wide, l.b)
 	}
 	// The format decides which classes each position allows; a visa is
 	// told apart by its first letter.
@@ -597,17 +603,18 @@ func (r *Reader) readBand(ctx context.Context, g *gray, k float64, b *band) (*Re
 
 // calibration corrects a line's measured cap height (binarisation thins
 // strokes, so components come out short) and its centre line.
-type calibration struct{ scale, dy float64 }
+type calibration struct{ scale, dy, wide float64 }
 
 // calibrate tries a few scales and vertical offsets on a sample of the
 // line's cells and keeps the one whose glyphs match the templates best.
-func (r *Reader) calibrate(g *gray, k float64, l *textLine, x0, pitch float64, width int) calibration {
+func (r *Reader) calibrate(g *gray, k float64, l *textLine, xs []float64) calibration {
 	try := func(c calibration) float32 {
 		var sum float32
-		for i := 1; i < width; i += 5 {
-			x := x0 + float64(i)*pitch
+		for i := 1; i < len(xs); i += 5 {
+			x := xs[i]
 			y := l.a + l.b*x + c.dy*l.capH
-			sc := r.glyphs.scoreWith(sampleCell(g, x*k, y*k, l.capH*c.scale*k, l.b), alphabet, 0, 1)
+			h := l.capH * c.scale * k
+			sc := r.glyphs.scoreWith(sampleCell(g, x*k, y*k, h, h*c.wide, l.b), alphabet, 0, 1)
 			m := float32(-2)
 			for _, v := range sc {
 				m = max(m, v)
@@ -616,16 +623,22 @@ func (r *Reader) calibrate(g *gray, k float64, l *textLine, x0, pitch float64, w
 		}
 		return sum
 	}
-	// Coarse to fine: the scale first, then the offset at that scale.
-	bestC, bestS := calibration{1, 0}, float32(-1e9)
+	// Coarse to fine: the scale first, then the offset, then the width
+	// (crops and scans are sometimes stretched sideways).
+	bestC, bestS := calibration{1, 0, 1}, float32(-1e9)
 	for _, scale := range []float64{0.94, 1.0, 1.07, 1.14, 1.22, 1.3, 1.4} {
-		if s := try(calibration{scale, 0}); s > bestS {
-			bestC, bestS = calibration{scale, 0}, s
+		if s := try(calibration{scale, 0, 1}); s > bestS {
+			bestC, bestS = calibration{scale, 0, 1}, s
 		}
 	}
 	for _, dy := range []float64{-0.1, -0.05, 0.05, 0.1} {
-		if s := try(calibration{bestC.scale, dy}); s > bestS {
-			bestC, bestS = calibration{bestC.scale, dy}, s
+		if s := try(calibration{bestC.scale, dy, 1}); s > bestS {
+			bestC, bestS = calibration{bestC.scale, dy, 1}, s
+		}
+	}
+	for _, wide := range []float64{0.85, 0.92, 1.08, 1.17, 1.27} {
+		if s := try(calibration{bestC.scale, bestC.dy, wide}); s > bestS {
+			bestC, bestS = calibration{bestC.scale, bestC.dy, wide}, s
 		}
 	}
 	return bestC
@@ -673,7 +686,11 @@ const closeCall = 0.04
 // the readings whose scores come close to the best, it takes the highest
 // scoring combination that makes the check pass. The check digits thereby
 // arbitrate between look-alike glyphs with the evidence of the image.
-func (rd *Reading) fixByChecks(format string) {
+func (rd *Reading) fixByChecks(format string) { rd.fixLines(format, -1) }
+
+// fixLines is fixByChecks restricted to the check digits that lie wholly on
+// line only (all check digits when only is -1).
+func (rd *Reading) fixLines(format string, only int) {
 	lay := layouts[format]
 	ks, _ := lay.kinds()
 	buf := make([][]byte, len(rd.Lines))
@@ -694,6 +711,9 @@ func (rd *Reading) fixByChecks(format string) {
 	}
 	fieldsFail := false
 	for _, c := range checksFor(lay, buf) {
+		if only >= 0 && !onLine(c, only) {
+			continue
+		}
 		if c.verify(buf) && typeOK(buf, ks, c) {
 			continue
 		}
@@ -715,7 +735,10 @@ func (rd *Reading) fixByChecks(format string) {
 				allowed := allowedFor(ks[s.line][p])
 				for i := 0; i < len(allowed); i++ {
 					a := allowed[i]
-					if d := sc[classIndex(cur)] - sc[classIndex(a)]; a != cur && (d < ambiguity && lookAlike(a, cur) || d < closeCall) {
+					// The loss counts the digit preference and the name
+					// prior, so undoing them is not free.
+					d := sc[classIndex(cur)] + prior(ks[s.line][p], cur) - sc[classIndex(a)] - prior(ks[s.line][p], a)
+					if a != cur && (d < ambiguity && lookAlike(a, cur) || d < closeCall) {
 						alts, costs = append(alts, a), append(costs, max(d, 0))
 					}
 				}
@@ -820,16 +843,16 @@ func best(sc classScores, allowed string) byte {
 
 // sampleCell samples the grid around a cell centre, rotated by the line's
 // slant, with shift extra samples on every side.
-func sampleCell(g *gray, cx, cy, capH, slope float64) []float32 {
+func sampleCell(g *gray, cx, cy, capH, capW, slope float64) []float32 {
 	const cw, ch = gridW + 2*shift, gridH + 2*shift
 	out := make([]float32, cw*ch)
 	cos, sin := 1/math.Sqrt(1+slope*slope), slope/math.Sqrt(1+slope*slope)
-	sx := 2 * cellU * capH / gridW
+	sx := 2 * cellU * capW / gridW
 	sy := 2 * cellV * capH / gridH
 	for gy := 0; gy < ch; gy++ {
 		v := -cellV*capH + (float64(gy-shift)+0.5)*sy
 		for gx := 0; gx < cw; gx++ {
-			u := -cellU*capH + (float64(gx-shift)+0.5)*sx
+			u := -cellU*capW + (float64(gx-shift)+0.5)*sx
 			// Average a 2x2 pattern inside the sample to stand for its area.
 			var s float32
 			for _, o := range [4][2]float64{{-0.25, -0.25}, {0.25, -0.25}, {-0.25, 0.25}, {0.25, 0.25}} {
@@ -884,44 +907,61 @@ func (r *Reader) ReadLine(ctx context.Context, img image.Image) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	// Score every line pattern of this width on the cells read.
-	bestLine, bestScore := "", float32(-1e9)
+	// Decode the cells under every line pattern of this width, with the
+	// check digits that lie on that line, and keep the best match.
+	bestLine, bestScore := "", -1e9
 	for _, f := range []string{TD1, TD2, TD3, MRVA, MRVB} {
 		lay := layouts[f]
 		if lay.width != width {
 			continue
 		}
-		ks, _ := lay.kinds()
+		ks, names := lay.kinds()
 		for li := range ks {
-			sc := r.rescore(rd, ks[li])
-			if sc.score > bestScore {
-				bestLine, bestScore = sc.line, sc.score
+			h := &Reading{cells: make([][]classScores, lay.lines)}
+			for i := range h.cells {
+				h.cells[i] = make([]classScores, width)
+				if i == li {
+					copy(h.cells[i], rd.cellsAll)
+					continue
+				}
+				for j := range h.cells[i] {
+					h.cells[i][j] = fillerScores
+				}
+			}
+			h.decode(ks, names)
+			h.fixLines(f, li)
+			var score float64
+			for j := 0; j < width; j++ {
+				score += float64(rd.cellsAll[j][classIndex(h.Lines[li][j])])
+			}
+			if score > bestScore {
+				bestLine, bestScore = h.Lines[li], score
 			}
 		}
 	}
 	return bestLine, nil
 }
 
-type lineChoice struct {
-	line  string
-	score float32
+// fillerScores stands for a line not in view: fillers everywhere.
+var fillerScores = func() classScores {
+	var sc classScores
+	for i := range sc {
+		sc[i] = -1
+	}
+	sc[classIndex('<')] = 1
+	return sc
+}()
+
+// onLine reports whether a check digit and all it covers lie on line li.
+func onLine(c checkDef, li int) bool {
+	for _, sp := range append(append([]span{}, c.data...), c.digit) {
+		if sp.line != li {
+			return false
+		}
+	}
+	return true
 }
 
-// rescore decodes one line's cells under one line pattern.
-func (r *Reader) rescore(rd *Reading, ks []kind) lineChoice {
-	cells := rd.cellsAll
-	buf := make([]byte, len(ks))
-	var total float32
-	for i := range ks {
-		sc := cells[i]
-		buf[i] = best(sc, allowedFor(ks[i]))
-		if ks[i] == kAlnum {
-			buf[i] = preferDigit(sc, buf[i])
-		}
-		total += sc[classIndex(buf[i])]
-	}
-	return lineChoice{string(buf), total}
-}
 
 // centres places the width character centres of a line by walking its
 // components with a running pitch and fitting a quadratic through them,
@@ -1045,15 +1085,16 @@ func preferDigit(sc classScores, c byte) byte {
 	return best
 }
 
-// letterFreq is how often letters occur in text, in percent (English
-// counts; names in the Latin alphabet are close enough). Names carry no
-// check digit, so between two glyphs that match equally well the common
-// letter is the better bet.
+// letterFreq is roughly how often letters occur in names written in the
+// Latin alphabet, in percent (an estimate: vowels, N, R, S, L lead; H, F,
+// W are rarer than in running text; Q and X are rare). Names carry no check
+// digit, so between two glyphs that match equally well the common letter
+// is the better bet.
 var letterFreq = map[byte]float64{
-	'E': 12.7, 'T': 9.1, 'A': 8.2, 'O': 7.5, 'I': 7.0, 'N': 6.7, 'S': 6.3, 'H': 6.1, 'R': 6.0,
-	'D': 4.3, 'L': 4.0, 'C': 2.8, 'U': 2.8, 'M': 2.4, 'W': 2.4, 'F': 2.2, 'G': 2.0, 'Y': 2.0,
-	'P': 1.9, 'B': 1.5, 'V': 1.0, 'K': 0.8, 'J': 0.15, 'X': 0.15, 'Q': 0.1, 'Z': 0.07,
-	'<': 12.7,
+	'A': 11, 'E': 9.5, 'I': 8, 'N': 7.5, 'R': 7, 'O': 6.5, 'S': 6, 'L': 5.5, 'T': 4.5,
+	'K': 4, 'M': 3.5, 'D': 3, 'U': 3, 'H': 2.5, 'C': 2.5, 'B': 2, 'G': 2, 'V': 2,
+	'P': 1.8, 'J': 1.5, 'Z': 1.2, 'Y': 1, 'F': 0.9, 'W': 0.8, 'X': 0.2, 'Q': 0.1,
+	'<': 11,
 }
 
 // namePrior weighs the log letter frequency against template correlation.
@@ -1066,10 +1107,19 @@ func bestName(sc classScores) byte {
 	bc, bs := byte('<'), -1e9
 	for i := 0; i < len(allowed); i++ {
 		c := allowed[i]
-		s := float64(sc[classIndex(c)]) + namePrior*math.Log(letterFreq[c]/12.7)
+		s := float64(sc[classIndex(c)]) + namePrior*math.Log(letterFreq[c]/11)
 		if s > bs {
 			bc, bs = c, s
 		}
 	}
 	return bc
+}
+
+// prior is the bonus a reading gets before correlation decides: digits in
+// document numbers and optional data.
+func prior(k kind, c byte) float32 {
+	if k == kAlnum && c >= '0' && c <= '9' {
+		return digitBias
+	}
+	return 0
 }
