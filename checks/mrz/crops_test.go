@@ -39,4 +39,4 @@ func TestReadLineCrops(t *testing.T) {
 	}
 }
 
-const minCropsExact = 20
+const minCropsExact = 28

@@ -934,6 +934,22 @@ func (r *Reader) ReadLine(ctx context.Context, img image.Image) (string, error) 
 			for j := 0; j < width; j++ {
 				score += float64(rd.cellsAll[j][classIndex(h.Lines[li][j])])
 			}
+			// A check digit that holds is strong evidence for the pattern
+			// (one in ten by chance), one that fails is evidence against.
+			buf := make([][]byte, lay.lines)
+			for i := range buf {
+				buf[i] = []byte(h.Lines[i])
+			}
+			for _, c := range checksFor(lay, buf) {
+				if !onLine(c, li) {
+					continue
+				}
+				if c.verify(buf) {
+					score += checkEvidence
+				} else {
+					score -= checkEvidence
+				}
+			}
 			if score > bestScore {
 				bestLine, bestScore = h.Lines[li], score
 			}
@@ -941,6 +957,10 @@ func (r *Reader) ReadLine(ctx context.Context, img image.Image) (string, error) 
 	}
 	return bestLine, nil
 }
+
+// checkEvidence is what a check digit that holds (or fails) adds to (or
+// takes from) the summed correlation of a line pattern in ReadLine.
+const checkEvidence = 0.2
 
 // fillerScores stands for a line not in view: fillers everywhere.
 var fillerScores = func() classScores {
