@@ -982,7 +982,6 @@ func onLine(c checkDef, li int) bool {
 	return true
 }
 
-
 // centres places the width character centres of a line by walking its
 // components with a running pitch and fitting a quadratic through them,
 // which follows the pitch as it grows across a photo taken at an angle.
