@@ -49,8 +49,11 @@ func (r *Reader) Prepare() error {
 type Reading struct {
 	Lines  []string
 	Format string
-	// Box bounds the MRZ band in image coordinates.
+	// Box bounds the MRZ band, in the coordinates of the image turned by
+	// Rotation degrees clockwise.
 	Box image.Rectangle
+	// Rotation is how far the image was turned clockwise to read it.
+	Rotation int
 	// Confidence is the mean template correlation of the chosen characters.
 	Confidence float64
 	// cells keeps every class score, for repair by second choices.
@@ -468,6 +471,11 @@ func findBand(lines []*textLine) *band {
 }
 
 // Read locates the MRZ in img and reads it.
+//
+// An MRZ photographed sideways or upside down is found too: when the
+// upright reading does not pass its check digits, the image is turned by
+// 90, 270 and 180 degrees and the reading that passes (or, failing that,
+// matches the glyphs best) is kept; Reading.Rotation says which.
 func (r *Reader) Read(ctx context.Context, img image.Image) (*Reading, error) {
 	if err := r.Prepare(); err != nil {
 		return nil, err
@@ -476,6 +484,30 @@ func (r *Reader) Read(ctx context.Context, img image.Image) (*Reading, error) {
 		return nil, ErrNotFound
 	}
 	full := toGray(img)
+	var best *Reading
+	for _, rot := range []int{0, 90, 270, 180} {
+		rd, err := r.readGray(ctx, full.rotate(rot))
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		rd.Rotation = rot
+		if m, err := Parse(rd.Lines, Options{Repair: true}); err == nil && m.AllChecksPass {
+			return rd, nil
+		}
+		if best == nil || rd.Confidence > best.Confidence {
+			best = rd
+		}
+	}
+	if best == nil {
+		return nil, ErrNotFound
+	}
+	return best, nil
+}
+
+func (r *Reader) readGray(ctx context.Context, full *gray) (*Reading, error) {
 	k := max(1, int(math.Ceil(float64(max(full.w, full.h))/1400)))
 	g := shrink(full, k)
 	ink := binarize(g, max(6, min(g.w, g.h)/25))
@@ -488,6 +520,32 @@ func (r *Reader) Read(ctx context.Context, img image.Image) (*Reading, error) {
 		return nil, ErrNotFound
 	}
 	return r.readBand(ctx, full, float64(k), b)
+}
+
+// rotate returns g turned clockwise by 0, 90, 180 or 270 degrees.
+func (g *gray) rotate(deg int) *gray {
+	if deg == 0 {
+		return g
+	}
+	out := &gray{w: g.w, h: g.h, p: make([]uint8, len(g.p))}
+	if deg == 90 || deg == 270 {
+		out.w, out.h = g.h, g.w
+	}
+	for y := 0; y < g.h; y++ {
+		for x := 0; x < g.w; x++ {
+			var nx, ny int
+			switch deg {
+			case 90:
+				nx, ny = g.h-1-y, x
+			case 180:
+				nx, ny = g.w-1-x, g.h-1-y
+			default: // 270
+				nx, ny = y, g.w-1-x
+			}
+			out.p[ny*out.w+nx] = g.p[y*g.w+x]
+		}
+	}
+	return out
 }
 
 // readBand classifies every cell of the band's lines.
@@ -528,7 +586,10 @@ func (r *Reader) readBand(ctx context.Context, g *gray, k float64, b *band) (*Re
 	if ref >= 0 {
 		r := centres[ref]
 		for li, c := range centres {
-			if c == nil || math.Abs(c[0]-r[0]) > 0.35*pitch || math.Abs(c[b.width-1]-r[b.width-1]) > 0.35*pitch {
+			disagree := c == nil || math.Abs(c[0]-r[0]) > 0.35*pitch || math.Abs(c[b.width-1]-r[b.width-1]) > 0.35*pitch
+			// A line that fits its own components well keeps its grid
+			// even so: photos at an angle shift lines against each other.
+			if disagree && (c == nil || rms[li] > 0.1*pitch) {
 				centres[li] = r
 			}
 		}

@@ -145,3 +145,33 @@ func FuzzRead(f *testing.F) {
 		_, _ = r.ReadLine(context.Background(), img)
 	})
 }
+
+// TestReadHardPhotos reads the two specimen photos the vector file leaves
+// out: a Luxembourg passport shot at an angle, and a Latvian passport
+// lying sideways (PassportEye reads neither). The lines are as printed on
+// the pictures; every check digit must hold.
+func TestReadHardPhotos(t *testing.T) {
+	r := NewReader(WithFont(testdata.Need(t, DefaultFont, "OCR-B font (fonts-ocr-b)")))
+	for _, tc := range []struct {
+		file     string
+		lines    []string
+		rotation int
+	}{
+		{"passeye_100_pass-lux.jpg", []string{"P<LUXMAUS<<KETTY<<<<<<<<<<<<<<<<<<<<<<<<<<<<", "S998527<<4LUX7806201F110808403060021041<<<96"}, 0},
+		{"passeye_0_pass-lva.jpg", []string{"PALVAMOHAMADA<<FARIDA<<<<<<<<<<<<<<<<<<<<<<<", "LT00000004XXC8605102F1210314111111<11648<<86"}, 90},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			rd, err := r.Read(context.Background(), decodeFile(t, testdata.Path(t, "ids", tc.file)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(rd.Lines, "\n") != strings.Join(tc.lines, "\n") || rd.Rotation != tc.rotation {
+				t.Errorf("read %q turned %d, want %q turned %d", rd.Lines, rd.Rotation, tc.lines, tc.rotation)
+			}
+			m, err := Parse(rd.Lines, Options{Now: refNow})
+			if err != nil || !m.AllChecksPass {
+				t.Errorf("parse %v, checks %v", err, m.Checks.Map())
+			}
+		})
+	}
+}
