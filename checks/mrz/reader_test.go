@@ -158,7 +158,7 @@ func TestReadHardPhotos(t *testing.T) {
 		rotation int
 	}{
 		{"passeye_100_pass-lux.jpg", []string{"P<LUXMAUS<<KETTY<<<<<<<<<<<<<<<<<<<<<<<<<<<<", "S998527<<4LUX7806201F110808403060021041<<<96"}, 0},
-		{"passeye_0_pass-lva.jpg", []string{"PALVAMOHAMADA<<FARIDA<<<<<<<<<<<<<<<<<<<<<<<", "LT00000004XXC8605102F1210314111111<11648<<86"}, 90},
+		{"passeye_0_pass-lva.jpg", []string{"PALVAMOHAMADA<<FARIDA<<<<<<<<<<<<<<<<<<<<<<<", "LT00000004XXC8605102F1210314111111<11648<<86"}, 270},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			rd, err := r.Read(context.Background(), decodeFile(t, testdata.Path(t, "ids", tc.file)))
