@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 )
@@ -132,6 +133,20 @@ func (e *Engine) Prepare(w *Workflow) (*Prepared, error) {
 			return nil, Errorf(ENotFound, "unknown document type %q", dt)
 		}
 		p.allowed = append(p.allowed, d)
+	}
+	// Resolve every check before failing, so one error names all missing.
+	var missing []string
+	code := ""
+	for _, cs := range w.Checks {
+		if _, err := e.Check(cs.Name); err != nil {
+			missing = append(missing, strings.TrimPrefix(err.Error(), "idv: "))
+			if code == "" {
+				code = ErrorCode(err)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		return nil, Errorf(code, "%s", strings.Join(missing, "; "))
 	}
 	for i, cs := range w.Checks {
 		c, err := e.Check(cs.Name)
