@@ -55,10 +55,24 @@ func (ck *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	if c.Definition != nil && c.Definition.MRZ != nil && c.Definition.MRZ.Zone.Side == "front" {
 		sides[0], sides[1] = sides[1], sides[0]
 	}
+	var zone *idv.Zone
+	if c.Definition != nil && c.Definition.MRZ != nil && c.Definition.MRZ.Zone.W > 0 && c.Definition.MRZ.Zone.H > 0 {
+		zone = &c.Definition.MRZ.Zone
+	}
 	var rd *Reading
 	var decodeErr error
 	for _, sd := range sides {
 		img, ok := c.Derived(sd.derived)
+		if ok && zone != nil && zone.Side == sideOf(sd.slot) {
+			// On a rectified card the definition says where the MRZ is:
+			// read that band (with a margin) first, the whole card after.
+			if r, err := ck.reader.Read(ctx, cropZone(img, *zone)); err == nil {
+				rd = r
+				break
+			} else if !errors.Is(err, ErrNotFound) {
+				return idv.Outcome{}, err
+			}
+		}
 		if !ok {
 			capture, has := c.Images[sd.slot]
 			if !has || len(capture.Data) == 0 {
@@ -142,4 +156,33 @@ func (m *MRZ) Section() map[string]any {
 		"checks":          m.Checks.Map(),
 		"repaired":        m.Repaired,
 	}
+}
+
+func sideOf(slot string) string {
+	if slot == idv.SlotBack {
+		return "back"
+	}
+	return "front"
+}
+
+// cropZone returns the part of a rectified card that a zone names, grown
+// by half its height on every side to allow for rectification error.
+func cropZone(img image.Image, z idv.Zone) image.Image {
+	sub, ok := img.(interface {
+		SubImage(image.Rectangle) image.Image
+	})
+	if !ok {
+		return img
+	}
+	b := img.Bounds()
+	w, h := float64(b.Dx()), float64(b.Dy())
+	m := z.H / 2
+	r := image.Rect(
+		b.Min.X+int((z.X-m)*w), b.Min.Y+int((z.Y-m)*h),
+		b.Min.X+int((z.X+z.W+m)*w), b.Min.Y+int((z.Y+z.H+m)*h),
+	).Intersect(b)
+	if r.Empty() {
+		return img
+	}
+	return sub.SubImage(r)
 }
