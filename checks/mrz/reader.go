@@ -497,6 +497,12 @@ func (r *Reader) Read(ctx context.Context, img image.Image) (*Reading, error) {
 		if m, err := Parse(rd.Lines, Options{Repair: true}); err == nil && m.AllChecksPass {
 			return rd, nil
 		}
+		if rd.Confidence >= uprightConfidence {
+			// The glyphs fit the way up they are (upright reads correlate
+			// 0.9 and more, turned ones about 0.8): the document's own check
+			// digits fail, turning it will not help.
+			return rd, nil
+		}
 		if best == nil || rd.Confidence > best.Confidence {
 			best = rd
 		}
@@ -506,6 +512,10 @@ func (r *Reader) Read(ctx context.Context, img image.Image) (*Reading, error) {
 	}
 	return best, nil
 }
+
+// uprightConfidence is the mean glyph correlation above which a reading is
+// taken to be the right way up.
+const uprightConfidence = 0.87
 
 func (r *Reader) readGray(ctx context.Context, full *gray) (*Reading, error) {
 	k := max(1, int(math.Ceil(float64(max(full.w, full.h))/1400)))
