@@ -96,7 +96,8 @@ func (ck *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	}
 	if rd == nil {
 		hasMRZ := c.Definition == nil || c.Definition.MRZ != nil
-		c.SetSection("mrz_parsed", map[string]any{"status": "not_found", "all_checks_pass": false})
+		c.SetSection("mrz_parsed", map[string]any{"status": "not_found",
+			"document_number": "", "date_of_birth": "", "sex": "", "all_checks_pass": false})
 		if !hasMRZ {
 			// The document prints no MRZ: nothing to hold against the holder.
 			return idv.Outcome{Status: idv.StatusPassed, Flags: []string{"mrz_not_on_document"}}, nil
@@ -114,12 +115,19 @@ func (ck *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	c.SetSection("mrz_parsed", m.Section())
 	pieces := []idv.ScorePiece{{Name: "glyph_correlation", Value: rd.Confidence, Weight: 1,
 		Note: "mean template correlation of the characters read"}}
+	var flags []string
+	if c.Definition != nil && c.Definition.MRZ != nil && c.Definition.MRZ.Format != "" && c.Definition.MRZ.Format != m.Format {
+		// Another kind of document than declared, or a misread band:
+		// informational, the check digits decide.
+		flags = append(flags, "mrz_format_unexpected")
+	}
 	if !m.AllChecksPass {
 		out := idv.Failed(ReasonChecksFailed)
-		out.Pieces = pieces
+		out.Pieces, out.Flags = pieces, flags
 		return out, nil
 	}
 	out := idv.Passed(rd.Confidence, pieces...)
+	out.Flags = flags
 	if len(m.Repaired) > 0 {
 		out.Flags = append(out.Flags, "mrz_repaired")
 	}

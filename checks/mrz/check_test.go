@@ -65,6 +65,8 @@ func TestCheckRun(t *testing.T) {
 			derived: utopia, definition: &idv.DocumentDefinition{MRZ: &idv.MRZDef{Format: TD3,
 				Zone: idv.Zone{Side: "front", X: 0.0, Y: 0.78, W: 1, H: 0.2}}},
 			status: idv.StatusPassed, docNumber: "L898902C3"},
+		{name: "a TD3 where the definition expects TD1", images: map[string]idv.Image{idv.SlotFront: {Data: specimenBytes(t, "passeye_passport-td3.jpg")}},
+			definition: &idv.DocumentDefinition{MRZ: &idv.MRZDef{Format: TD1}}, status: idv.StatusPassed, docNumber: "L898902C3"},
 		{name: "check digits printed wrong", images: map[string]idv.Image{idv.SlotFront: {Data: specimenBytes(t, "arg0s_id_cards__Malta_BAD.png")}},
 			status: idv.StatusFailed, reason: ReasonChecksFailed, docNumber: "9999999"},
 		{name: "no MRZ on a document that has one", images: map[string]idv.Image{idv.SlotFront: {Data: blankPNG(t)}},
@@ -85,6 +87,11 @@ func TestCheckRun(t *testing.T) {
 			}
 			if out.Status != tc.status {
 				t.Fatalf("status %s (%v), want %s", out.Status, out.Reasons, tc.status)
+			}
+			if tc.definition != nil && tc.definition.MRZ != nil && tc.docNumber != "" && tc.definition.MRZ.Format != c.MRZ().Format {
+				if len(out.Flags) == 0 || out.Flags[0] != "mrz_format_unexpected" {
+					t.Errorf("flags %v, want mrz_format_unexpected", out.Flags)
+				}
 			}
 			if tc.reason != "" && (len(out.Reasons) != 1 || out.Reasons[0] != tc.reason) {
 				t.Errorf("reasons %v, want %s", out.Reasons, tc.reason)
