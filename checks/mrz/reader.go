@@ -1011,6 +1011,10 @@ func (r *Reader) ReadLine(ctx context.Context, img image.Image) (string, error) 
 			for i := range buf {
 				buf[i] = []byte(h.Lines[i])
 			}
+			if li == 0 && !strings.ContainsRune(codeLetters[f], rune(h.Lines[0][0])) {
+				// A first line must open with its format's document code.
+				score -= 1
+			}
 			for _, c := range checksFor(lay, buf) {
 				if !onLine(c, li) {
 					continue
@@ -1028,6 +1032,10 @@ func (r *Reader) ReadLine(ctx context.Context, img image.Image) (string, error) 
 	}
 	return bestLine, nil
 }
+
+// codeLetters are the first letters of the document codes each format
+// may carry (ICAO 9303: A, C or I on cards, P on passports, V on visas).
+var codeLetters = map[string]string{TD1: "ACI", TD2: "ACI", TD3: "P", MRVA: "V", MRVB: "V"}
 
 // checkEvidence is what a check digit that holds (or fails) adds to (or
 // takes from) the summed correlation of a line pattern in ReadLine.
