@@ -96,20 +96,20 @@ type unDoc struct {
 }
 
 type unRecord struct {
-	DataID      string     `xml:"DATAID"`
-	First       string     `xml:"FIRST_NAME"`
-	Second      string     `xml:"SECOND_NAME"`
-	Third       string     `xml:"THIRD_NAME"`
-	Fourth      string     `xml:"FOURTH_NAME"`
-	ListType    string     `xml:"UN_LIST_TYPE"`
-	Ref         string     `xml:"REFERENCE_NUMBER"`
-	Nationality unValues   `xml:"NATIONALITY"`
-	Aliases     []unAlias  `xml:"INDIVIDUAL_ALIAS"`
-	EntAliases  []unAlias  `xml:"ENTITY_ALIAS"`
-	DOBs        []unDOB    `xml:"INDIVIDUAL_DATE_OF_BIRTH"`
-	Docs        []unDoc    `xml:"INDIVIDUAL_DOCUMENT"`
-	Gender      string     `xml:"GENDER"`
-	Titles      unValues   `xml:"TITLE"`
+	DataID      string    `xml:"DATAID"`
+	First       string    `xml:"FIRST_NAME"`
+	Second      string    `xml:"SECOND_NAME"`
+	Third       string    `xml:"THIRD_NAME"`
+	Fourth      string    `xml:"FOURTH_NAME"`
+	ListType    string    `xml:"UN_LIST_TYPE"`
+	Ref         string    `xml:"REFERENCE_NUMBER"`
+	Nationality unValues  `xml:"NATIONALITY"`
+	Aliases     []unAlias `xml:"INDIVIDUAL_ALIAS"`
+	EntAliases  []unAlias `xml:"ENTITY_ALIAS"`
+	DOBs        []unDOB   `xml:"INDIVIDUAL_DATE_OF_BIRTH"`
+	Docs        []unDoc   `xml:"INDIVIDUAL_DOCUMENT"`
+	Gender      string    `xml:"GENDER"`
+	Titles      unValues  `xml:"TITLE"`
 }
 
 // ParseUN reads the UN Security Council consolidated list XML.
