@@ -191,3 +191,31 @@ func detect(name string, data []byte) (string, parser) {
 	}
 	return "", nil
 }
+
+// DefaultDir is where `tambua lists update` writes and screening reads
+// when nothing else is configured: $TAMBUA_LISTS_DIR, else
+// $XDG_DATA_HOME/tambua/lists, else ~/.local/share/tambua/lists. The
+// product never reads lists from anywhere it was not told to.
+func DefaultDir() string {
+	if d := os.Getenv("TAMBUA_LISTS_DIR"); d != "" {
+		return d
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "tambua", "lists")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".local", "share", "tambua", "lists")
+	}
+	return filepath.Join("tambua", "lists")
+}
+
+// SplitDirs splits a comma-separated list of folders.
+func SplitDirs(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
