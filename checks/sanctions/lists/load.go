@@ -193,11 +193,11 @@ func detect(name string, data []byte) (string, parser) {
 }
 
 // DefaultDir is where `tambua lists update` writes and screening reads
-// when nothing else is configured: $TAMBUA_LISTS_DIR, else
+// when nothing else is configured: $TAMBUA_LISTS, else
 // $XDG_DATA_HOME/tambua/lists, else ~/.local/share/tambua/lists. The
 // product never reads lists from anywhere it was not told to.
 func DefaultDir() string {
-	if d := os.Getenv("TAMBUA_LISTS_DIR"); d != "" {
+	if d := os.Getenv("TAMBUA_LISTS"); d != "" {
 		return d
 	}
 	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
