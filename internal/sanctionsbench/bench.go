@@ -116,9 +116,11 @@ func perturb(rng *rand.Rand, words []string, variant string, person bool) (strin
 			n = 2
 		}
 		for k := 0; k < n; k++ {
+			// Misspellings happen in the letters of names, not in
+			// abbreviations such as S.A. or C.V.
 			var idx []int
 			for i, t := range w {
-				if len([]rune(t)) >= 4 {
+				if letterCount(t) >= 4 {
 					idx = append(idx, i)
 				}
 			}
@@ -187,13 +189,30 @@ func lastTypo(w, orig []string) int {
 
 const letters = "ABCDEFGHIJKLMNOPRSTUVWYZ"
 
-// typo makes one realistic slip in a word, leaving its first letter.
+func letterCount(w string) int {
+	n := 0
+	for _, r := range w {
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// typo makes one realistic slip in a word, at a letter other than the
+// first.
 func typo(rng *rand.Rand, word string) string {
 	r := []rune(word)
-	if len(r) < 2 {
+	var at []int
+	for i := 1; i < len(r); i++ {
+		if unicode.IsLetter(r[i]) {
+			at = append(at, i)
+		}
+	}
+	if len(at) == 0 {
 		return word
 	}
-	i := 1 + rng.Intn(len(r)-1)
+	i := at[rng.Intn(len(at))]
 	c := rune(letters[rng.Intn(len(letters))])
 	if unicode.IsLower(r[i]) {
 		c = unicode.ToLower(c)
@@ -346,7 +365,7 @@ func Run(ctx context.Context, idx *match.Index, ents []*lists.Entity, qs []Query
 			r.Ties++
 			vc[0]++
 		default:
-			if len(r.Misses) < 30 {
+			if len(r.Misses) < 200 {
 				top := "no hit"
 				if len(hits) > 0 {
 					top = fmt.Sprintf("%s %q %.3f", key(hits[0]), hits[0].MatchedName, hits[0].Score)

@@ -187,8 +187,6 @@ func tokenize(name string, person bool) (toks []token, company bool) {
 			t.text, t.class = p, classParticle
 		} else if p, ok := titles[w]; ok {
 			t.text, t.class = p, classParticle
-		} else if p := particleTypo(w); p != "" {
-			t.text, t.class = p, classParticle
 		}
 		t.phon = phonetic(t.text)
 		toks = append(toks, t)
@@ -315,16 +313,46 @@ func isSuffixTypo(w string) bool {
 	return false
 }
 
-// particleTypo returns the particle a word misspells (AZDUL for ABDUL),
-// or "": a slip in a particle must not turn it into a heavy unknown word.
+// particleTypo returns the particle or title a word misspells (AZDUL for
+// ABDUL, SHAYHK for SHAYKH), or "": a slip in a particle must not turn it
+// into a heavy unknown word. The index asks only for words it does not
+// know.
 func particleTypo(w string) string {
-	if len(w) < 4 || len(w) > 7 {
+	if len(w) < 4 || len(w) > 9 {
 		return ""
 	}
-	for _, p := range []string{"ABDUL", "ABDEL", "ABDOUL", "ABDULLAH", "ABDALLAH"} {
-		if len(w) >= len(p)-1 && len(w) <= len(p)+1 && editSim(w, p) >= 0.8 && w[0] == p[0] {
-			return particles[p]
+	for _, m := range []map[string]string{particles, titles} {
+		for p, canon := range m {
+			if len(p) < 4 || p[0] != w[0] || abs(len(p)-len(w)) > 1 {
+				continue
+			}
+			if editSim(w, p) >= 0.8 {
+				return canon
+			}
 		}
 	}
 	return ""
+}
+
+// suffixResidue reports whether a short word looks like a mangled legal
+// form (LTEDA, S AY, C VD): within a letter of one and at most 5 long.
+func suffixResidue(w string) bool {
+	if len(w) > 5 {
+		return false
+	}
+	for _, m := range []map[string]bool{suffixes, weakSuffixes} {
+		for s := range m {
+			if abs(len(s)-len(w)) <= 1 && len(s) <= 5 && editSim(w, s) >= 0.5 && (w[0] == s[0] || w[len(w)-1] == s[len(s)-1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func abs(i int) int {
+	if i < 0 {
+		return -i
+	}
+	return i
 }

@@ -3,6 +3,7 @@ package match
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,9 +67,13 @@ type Hit struct {
 }
 
 type query struct {
-	toks    []token
-	weights []float32
-	opt     Options
+	toks        []token
+	weights     []float32
+	missWeights []float32
+	// missWeightsCompany: against a company's name short residue may
+	// count as a mangled legal form.
+	missWeightsCompany []float32
+	opt                Options
 }
 
 // Screen returns the hits for name, best first.
@@ -86,10 +91,29 @@ func (x *Index) Screen(name string, opt Options) []Hit {
 	if len(toks) > 16 {
 		toks = toks[:16]
 	}
+	for i, t := range toks {
+		if _, known := x.tokID[t.text]; !known && t.class == className {
+			if p := particleTypo(t.text); p != "" {
+				toks[i] = token{text: p, phon: phonetic(p), class: classParticle}
+			}
+		}
+	}
 	q := query{toks: toks, opt: opt}
 	q.weights = make([]float32, len(toks))
+	q.missWeights = make([]float32, len(toks))
+	q.missWeightsCompany = make([]float32, len(toks))
 	for i, t := range toks {
 		q.weights[i] = x.weight(t)
+		// The least weight score gives the token when it matches
+		// nothing (see score), for the pruning bound.
+		q.missWeights[i], q.missWeightsCompany[i] = q.weights[i], q.weights[i]
+		if t.class != classParticle {
+			q.missWeights[i] = max(q.weights[i], unmatchedQueryWeight)
+			q.missWeightsCompany[i] = q.missWeights[i]
+			if suffixResidue(t.text) {
+				q.missWeightsCompany[i] = particleWeight
+			}
+		}
 	}
 
 	sc := x.pool.Get().(*scratch)
@@ -130,13 +154,18 @@ func (x *Index) Screen(name string, opt Options) []Hit {
 		// at the largest weight a token can have.
 		cl := math.Min(1, float64(sc.acc[a]/x.aliasWeight[a]))
 		var hit, miss float64
+		mw := q.missWeights
+		if x.aliasComp[a] {
+			mw = q.missWeightsCompany
+		}
 		for i := range toks {
 			if sc.mask[a]&(1<<i) != 0 {
 				hit++
 			} else {
-				miss += float64(q.weights[i])
+				miss += float64(mw[i])
 			}
 		}
+		hit = math.Min(hit, float64(sc.acc[a]))
 		cq := hit / (hit + miss)
 		if coverage(cq, cl)+maxBoost < opt.Floor {
 			continue
@@ -343,12 +372,15 @@ func (x *Index) score(q *query, a int32, explain bool) scored {
 			}
 		}
 	}
-	sort.SliceStable(pairs, func(p, r int) bool {
-		if pairs[p].s != pairs[r].s {
-			return pairs[p].s > pairs[r].s
+	slices.SortStableFunc(pairs, func(p, r pair) int {
+		if p.s != r.s {
+			if p.s > r.s {
+				return -1
+			}
+			return 1
 		}
 		// Equal similarity: keep the order of the names.
-		return abs(pairs[p].i-pairs[p].j) < abs(pairs[r].i-pairs[r].j)
+		return abs(p.i-p.j) - abs(r.i-r.j)
 	})
 	var qAt, lAt [17]int // aligned partner index + 1, 0 when none
 	var qSim, lSim [17]float64
@@ -356,14 +388,12 @@ func (x *Index) score(q *query, a int32, explain bool) scored {
 		// Very long names: compare the first 16 tokens.
 		n, m = min(n, 16), min(m, 16)
 	}
-	var chosen []pair
 	for _, p := range pairs {
 		if p.i >= n || p.j >= m || qAt[p.i] != 0 || lAt[p.j] != 0 {
 			continue
 		}
 		qAt[p.i], lAt[p.j] = p.j+1, p.i+1
 		qSim[p.i], lSim[p.j] = p.s, p.s
-		chosen = append(chosen, p)
 	}
 	// Split or joined words (ABUBAKR against ABU BAKR): an unaligned
 	// token against two adjacent unaligned tokens of the other name.
@@ -403,7 +433,7 @@ func (x *Index) score(q *query, a int32, explain bool) scored {
 			// An extra word of the query counts even when the lists
 			// call it generic: EMMA PROPERTIES is not EMMA.
 			w = math.Max(w, unmatchedQueryWeight)
-			if x.aliasComp[a] && trailing(qAt[:n], i) && len(q.toks[i].text) <= 5 {
+			if x.aliasComp[a] && trailing(qAt[:n], i) && suffixResidue(q.toks[i].text) {
 				// Short residue after a company's name is a mangled
 				// legal form (LTEDA, C VD), not another party.
 				w = particleWeight
@@ -489,13 +519,6 @@ func coverage(cq, cl float64) float64 {
 }
 
 func r4(f float64) float64 { return math.Round(f*10000) / 10000 }
-
-func abs(i int) int {
-	if i < 0 {
-		return -i
-	}
-	return i
-}
 
 func safeDiv(a, b float64) float64 {
 	if b <= 0 {
