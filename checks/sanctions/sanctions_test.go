@@ -38,13 +38,25 @@ type defs map[string]*idv.DocumentDefinition
 
 func (d defs) Definition(c string) (*idv.DocumentDefinition, bool) { v, ok := d[c]; return v, ok }
 
+// checks holds one loaded check per lists folder across tests: loading
+// the lists is the slow part and the check is built to be shared.
+var checks = map[string]*sanctions.Check{}
+
 func verify(t *testing.T, w caseWriter, params map[string]any, settingsDir string) *idv.Result {
 	t.Helper()
-	eng := idv.New(
+	opts := []idv.Option{
 		idv.WithDefinitions(defs{"ke_passport": {Config: "ke_passport", FieldSchema: []string{"full_name", "date_of_birth"}}}),
 		idv.WithChecks(w),
+		// The registered factory reads the folder from the settings.
 		idv.WithSettings(idv.Settings{sanctions.SettingListsDir: settingsDir}),
-	)
+	}
+	if strings.Contains(settingsDir, ",") {
+		if checks[settingsDir] == nil {
+			checks[settingsDir] = sanctions.New(settingsDir)
+		}
+		opts = append(opts, idv.WithChecks(checks[settingsDir]))
+	}
+	eng := idv.New(opts...)
 	defer eng.Close()
 	wf := &idv.Workflow{Name: "screening", DocumentTypes: []string{"ke_passport"},
 		Checks: []idv.CheckSpec{{Name: idv.CheckOCR}, {Name: idv.CheckSanctions, Params: params}}}
@@ -177,5 +189,18 @@ func TestRegisteredCost(t *testing.T) {
 	}
 	if c := sanctions.New("x"); c.Cost() != 1 || c.Name() != idv.CheckSanctions {
 		t.Errorf("%s costs %d", c.Name(), c.Cost())
+	}
+}
+
+// TestSettingsFolder goes through the registered factory: the lists
+// folder comes from the engine settings (lists_dir).
+func TestSettingsFolder(t *testing.T) {
+	res := verify(t, caseWriter{fields: map[string]string{"full_name": "Eric Badege"}}, nil, testdata.Path(t, "sanctions", "un"))
+	if res.Decision != idv.Review || strings.Join(res.DecisionReasons, ",") != "sanctions_hit" {
+		t.Fatalf("decision %s %v", res.Decision, res.DecisionReasons)
+	}
+	sec := res.Sections["sanctions_screening"].(sanctions.Section)
+	if sec.OFAC.Hits[0].EntityID != "CDi.001" || sec.OFAC.Hits[0].List != "un_sc" {
+		t.Errorf("hit %+v", sec.OFAC.Hits[0])
 	}
 }
