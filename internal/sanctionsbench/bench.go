@@ -286,24 +286,26 @@ func translit(rng *rand.Rand, word string) (string, bool) {
 
 // Report is what the benchmark measured.
 type Report struct {
-	Entities, Names  int
-	LoadTime         time.Duration
-	RSSBytes         int64
-	PeakRSSBytes     int64
-	Threshold        float64
-	Listed           int
-	TopHit           int
-	Ties             int
-	Found            int
-	ListedAlerts     int
-	Plain            int
-	PlainAlerts      int
-	ByVariant        map[string][2]int // variant -> [good, total]
-	P50, P99, Max    time.Duration
-	NamesPerSecond   float64
-	Workers          int
-	Misses           []string
-	PlainAlertsShown []string
+	Entities, Names int
+	LoadTime        time.Duration
+	RSSBytes        int64
+	PeakRSSBytes    int64
+	Threshold       float64
+	Listed          int
+	TopHit          int
+	Ties            int
+	Found           int
+	ListedAlerts    int
+	Plain           int
+	PlainAlerts     int
+	ByVariant       map[string][2]int // variant -> [good, total]
+	P50, P99, Max   time.Duration
+	// BestP50... are over the least of three runs per name.
+	BestP50, BestP99, BestMax time.Duration
+	NamesPerSecond            float64
+	Workers                   int
+	Misses                    []string
+	PlainAlertsShown          []string
 }
 
 // Run screens every query once on one goroutine for the latency figures
@@ -375,12 +377,21 @@ func Run(ctx context.Context, idx *match.Index, ents []*lists.Entity, qs []Query
 		}
 		r.ByVariant[q.Variant] = vc
 	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	if len(lat) > 0 {
-		r.P50 = lat[len(lat)/2]
-		r.P99 = lat[min(len(lat)-1, len(lat)*99/100)]
-		r.Max = lat[len(lat)-1]
+	// Two more passes: the least of three times per name is the cost of
+	// the screening itself, without the scheduler's pauses on a shared
+	// machine. Both are reported.
+	best := append([]time.Duration(nil), lat...)
+	for pass := 0; pass < 2; pass++ {
+		for i, q := range qs {
+			t0 := time.Now()
+			idx.Screen(q.Text, match.Options{})
+			if d := time.Since(t0); d < best[i] {
+				best[i] = d
+			}
+		}
 	}
+	r.P50, r.P99, r.Max = percentiles(lat)
+	r.BestP50, r.BestP99, r.BestMax = percentiles(best)
 	// Throughput: workers goroutines over the whole set, three rounds.
 	var wg sync.WaitGroup
 	next := make(chan string, 256)
@@ -453,8 +464,11 @@ func (r *Report) Print(w interface{ Write([]byte) (int, error) }) {
 		c := r.ByVariant[v]
 		fmt.Fprintf(w, "  %-12s alerts %6.2f%% of %d\n", v, pct(c[0], c[1]), c[1])
 	}
-	fmt.Fprintf(w, "time per name: p50 %s p99 %s max %s; %.0f names/s on %d goroutines (GOMAXPROCS %d)\n",
-		r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond), r.Max.Round(time.Microsecond), r.NamesPerSecond, r.Workers, runtime.GOMAXPROCS(0))
+	fmt.Fprintf(w, "time per name, one run: p50 %s p99 %s max %s\n",
+		r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond), r.Max.Round(time.Microsecond))
+	fmt.Fprintf(w, "time per name, least of 3 runs: p50 %s p99 %s max %s\n",
+		r.BestP50.Round(time.Microsecond), r.BestP99.Round(time.Microsecond), r.BestMax.Round(time.Microsecond))
+	fmt.Fprintf(w, "throughput: %.0f names/s on %d goroutines (GOMAXPROCS %d)\n", r.NamesPerSecond, r.Workers, runtime.GOMAXPROCS(0))
 }
 
 // tokenSet is a name's normalised tokens in sorted order: two names with
@@ -478,4 +492,13 @@ func sameName(h match.Hit, want *lists.Entity) bool {
 		}
 	}
 	return false
+}
+
+func percentiles(d []time.Duration) (p50, p99, maxd time.Duration) {
+	if len(d) == 0 {
+		return 0, 0, 0
+	}
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2], s[min(len(s)-1, len(s)*99/100)], s[len(s)-1]
 }
