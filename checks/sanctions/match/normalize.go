@@ -108,11 +108,18 @@ func set(words ...string) map[string]bool {
 func fold(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
+	// Combining marks go first, so that the dot rule below sees the
+	// letter of Š.A. and not its caron.
 	rs := []rune(norm.NFKD.String(s))
+	kept := rs[:0]
+	for _, r := range rs {
+		if !unicode.Is(unicode.Mn, r) {
+			kept = append(kept, r)
+		}
+	}
+	rs = kept
 	for i, r := range rs {
 		switch {
-		case unicode.Is(unicode.Mn, r):
-			continue
 		case r == '\'' || r == '’' || r == '`' || r == 'ʻ' || r == 'ʼ' || r == '‘' || r == 'ʿ' || r == 'ʾ':
 			continue
 		case r == '.':
@@ -329,6 +336,11 @@ func particleTypo(w string) string {
 			if editSim(w, p) >= 0.8 {
 				return canon
 			}
+		}
+	}
+	for h := range honorifics {
+		if len(h) >= 5 && h[0] == w[0] && abs(len(h)-len(w)) <= 1 && editSim(w, h) >= 0.8 {
+			return h
 		}
 	}
 	return ""
