@@ -31,8 +31,8 @@ func TestQuality(t *testing.T) {
 	top := float64(rep.TopHit) / float64(rep.Listed)
 	alerts := float64(rep.PlainAlerts) / float64(rep.Plain)
 	t.Logf("top hit %.4f, non-listed alerts %.4f, p50 %s p99 %s", top, alerts, rep.P50, rep.P99)
-	if top < 0.95 {
-		t.Errorf("true entity top hit %.2f%%, want >= 95%%", 100*top)
+	if top < 0.97 {
+		t.Errorf("true entity top hit %.2f%%, want >= 97%%", 100*top)
 	}
 	if alerts > 0.02 {
 		t.Errorf("non-listed alerts %.2f%%, want <= 2%%", 100*alerts)

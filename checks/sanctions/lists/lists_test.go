@@ -300,3 +300,37 @@ func TestLoadAllOrNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestSenzingNested reads the layout OpenSanctions exports: JSON lines
+// with attributes in lists of objects.
+func TestSenzingNested(t *testing.T) {
+	data := `{"DATA_SOURCE":"OS_PEPS","RECORD_ID":"Q1","RECORD_TYPE":"PERSON","NAMES":[{"NAME_TYPE":"ALIAS","NAME_FULL":"Bill Ruto"},{"NAME_TYPE":"PRIMARY","NAME_FULL":"William Samoei Ruto"}],"DATES":[{"DATE_OF_BIRTH":"1966-12-21"}],"COUNTRIES":[{"NATIONALITY":"ke"}],"IDENTIFIERS":[{"PASSPORT_NUMBER":"AK0001"}],"RISKS":[{"TOPIC":"role.pep"}]}
+
+{"DATA_SOURCE":"OS_PEPS","RECORD_ID":"Q2","RECORD_TYPE":"ORGANIZATION","NAMES":[{"NAME_TYPE":"PRIMARY","NAME_ORG":"National Treasury"}]}
+`
+	ents, err := ParseSenzing("senzing.json", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 2 {
+		t.Fatalf("%d entities", len(ents))
+	}
+	e := ents[0]
+	if e.Name != "William Samoei Ruto" || len(e.Aliases) != 1 || e.Aliases[0] != "Bill Ruto" ||
+		e.DOBs[0] != (Date{Year: 1966, Month: 12, Day: 21}) || e.Countries[0] != "KE" || e.Passports[0] != "AK0001" ||
+		e.Programs[0] != "role.pep" || e.Kind != Person {
+		t.Errorf("%+v", e)
+	}
+	if ents[1].Name != "National Treasury" || ents[1].Kind != Organization {
+		t.Errorf("%+v", ents[1])
+	}
+}
+
+func BenchmarkLoadOFACSDN(b *testing.B) {
+	d := testdata.Path(b, "sanctions", "ofac_sdn_2021-07")
+	for i := 0; i < b.N; i++ {
+		if _, err := Load(d); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
