@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/pem"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,5 +115,40 @@ func TestListsUpdateCLIMirror(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(out, "current")); err == nil {
 		t.Error("current exists after a failed update")
+	}
+}
+
+// TestListsUpdateCLI downloads through --mirror from a local HTTPS server
+// whose certificate is trusted with --ca-cert, then screens the snapshot.
+func TestListsUpdateCLI(t *testing.T) {
+	un := testdata.Path(t, "sanctions", "un", "UN_consolidated.xml")
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/lists/un_consolidated.xml" {
+			http.NotFound(w, r)
+			return
+		}
+		http.ServeFile(w, r, un)
+	}))
+	defer srv.Close()
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	code, stdout, errs := runCLI(t, "", "lists", "update", "--out", out, "--lists", "un_sc", "--mirror", srv.URL+"/lists", "--ca-cert", ca)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(stdout, "un_sc") || !strings.Contains(stdout, "1003 entities") {
+		t.Errorf("output %q", stdout)
+	}
+	code, stdout, errs = runCLI(t, "ERIC BADEGE\n", "sanctions", "screen", "--lists", out)
+	if code != ExitOK || !strings.Contains(stdout, `"entity_id":"CDi.001"`) {
+		t.Errorf("screen after update: exit %d %q %q", code, stdout, errs)
+	}
+	// Without the certificate the same mirror is refused.
+	code, _, errs = runCLI(t, "", "lists", "update", "--out", t.TempDir(), "--lists", "un_sc", "--mirror", srv.URL+"/lists")
+	if code != ExitFailure || !strings.Contains(errs, "certificate") {
+		t.Errorf("untrusted mirror: exit %d %q", code, errs)
 	}
 }
