@@ -13,6 +13,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -44,12 +46,20 @@ func init() {
 }
 
 // Check is the sanctions_screening check. Lists load on first use and
-// stay loaded; a workflow may name another folder in its params.
+// stay loaded; when `tambua lists update` swaps in a new snapshot the
+// next run loads it, so a long-running server follows updates without a
+// restart. A workflow may name another folder in its params.
 type Check struct {
 	dir string
 
 	mu      sync.Mutex
-	indexes map[string]*match.Index
+	indexes map[string]loaded
+}
+
+type loaded struct {
+	idx *match.Index
+	// version is the targets of the folders' current links when loaded.
+	version string
 }
 
 var _ idv.Check = (*Check)(nil)
@@ -57,13 +67,13 @@ var _ idv.Check = (*Check)(nil)
 // New returns the check reading lists from dir (comma separated for
 // several folders).
 func New(dir string) *Check {
-	return &Check{dir: dir, indexes: map[string]*match.Index{}}
+	return &Check{dir: dir, indexes: map[string]loaded{}}
 }
 
 // NewWithIndex returns a check over an index already built (tests,
 // embedders holding lists in memory).
 func NewWithIndex(idx *match.Index) *Check {
-	return &Check{dir: "memory", indexes: map[string]*match.Index{"memory": idx}}
+	return &Check{dir: "memory", indexes: map[string]loaded{"memory": {idx: idx, version: "memory"}}}
 }
 
 // Name implements idv.Check.
@@ -72,20 +82,41 @@ func (*Check) Name() string { return idv.CheckSanctions }
 // Cost implements idv.Check.
 func (*Check) Cost() int { return 1 }
 
-// Index returns the index of dir, loading it the first time. A failed
-// load is not remembered, so fixing the folder fixes the next run.
+// version names the snapshots dir reads now: where each folder's current
+// link points ("" for plain folders, which never change under us).
+func version(dir string) string {
+	var b strings.Builder
+	for _, d := range lists.SplitDirs(dir) {
+		t, _ := os.Readlink(filepath.Join(d, lists.CurrentLink))
+		b.WriteString(t)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// Index returns the index of dir, loading it the first time and again
+// after a snapshot swap. A failed load is not remembered, so fixing the
+// folder fixes the next run; a failed reload keeps the loaded lists.
 func (ch *Check) Index(dir string) (*match.Index, error) {
 	ch.mu.Lock()
 	defer ch.mu.Unlock()
-	if idx, ok := ch.indexes[dir]; ok {
-		return idx, nil
+	l, ok := ch.indexes[dir]
+	if ok && (l.version == "memory" || l.version == version(dir)) {
+		return l.idx, nil
 	}
+	v := version(dir)
 	snap, err := lists.LoadAll(lists.SplitDirs(dir)...)
 	if err != nil {
+		if ok {
+			// Keep screening with the lists already loaded, and do not
+			// retry this broken version on every run.
+			ch.indexes[dir] = loaded{idx: l.idx, version: v}
+			return l.idx, nil
+		}
 		return nil, err
 	}
 	idx := match.New(snap.Entities)
-	ch.indexes[dir] = idx
+	ch.indexes[dir] = loaded{idx: idx, version: v}
 	return idx, nil
 }
 

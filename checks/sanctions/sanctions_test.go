@@ -3,6 +3,8 @@ package sanctions_test
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -202,5 +204,52 @@ func TestSettingsFolder(t *testing.T) {
 	sec := res.Sections["sanctions_screening"].(sanctions.Section)
 	if sec.OFAC.Hits[0].EntityID != "CDi.001" || sec.OFAC.Hits[0].List != "un_sc" {
 		t.Errorf("hit %+v", sec.OFAC.Hits[0])
+	}
+}
+
+// TestFollowsSnapshotSwap: after the current link moves to another
+// snapshot, the next run screens against the new lists.
+func TestFollowsSnapshotSwap(t *testing.T) {
+	root := t.TempDir()
+	link := func(snap string, files map[string]string) {
+		if err := os.MkdirAll(filepath.Join(root, "snapshots", snap), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, target := range files {
+			if err := os.Symlink(target, filepath.Join(root, "snapshots", snap, name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	link("a", map[string]string{"un.xml": testdata.Path(t, "sanctions", "un", "UN_consolidated.xml")})
+	link("b", map[string]string{"peps.json": testdata.Path(t, "sanctions", "opensanctions", "peps_senzing.json")})
+	point := func(snap string) {
+		tmp := filepath.Join(root, ".next")
+		if err := os.Symlink(filepath.Join("snapshots", snap), tmp); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, filepath.Join(root, "current")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ch := sanctions.New(root)
+	point("a")
+	idx, err := ch.Index(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := idx.Len(); n != 1003 {
+		t.Fatalf("%d entities from snapshot a", n)
+	}
+	if again, _ := ch.Index(root); again != idx {
+		t.Error("reloaded without a swap")
+	}
+	point("b")
+	idx, err = ch.Index(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := idx.Len(); n != 3 {
+		t.Errorf("%d entities after the swap to snapshot b, want 3", n)
 	}
 }
