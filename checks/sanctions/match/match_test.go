@@ -113,6 +113,9 @@ func TestScreen(t *testing.T) {
 		{"Emma Wanjiru", Options{}, "", 0},
 		{"Grace Hardware Enterprises", Options{}, "", 0},
 		{"Emma Properties Ltd", Options{}, "", 0},
+		// The exact name with another date of birth still goes to a
+		// person; with another nationality as well it does not.
+		{"Ayman al-Zawahiri", Options{DOB: &lists.Date{Year: 1990, Month: 1, Day: 1}}, "1", 0.8},
 		{"Ayman al-Zawahiri", Options{DOB: &lists.Date{Year: 1990, Month: 1, Day: 1}, Country: "KE"}, "", 0},
 	}
 	for _, tc := range tests {

@@ -16,7 +16,7 @@ const (
 	// DefaultFloor is the lowest score reported as a hit.
 	DefaultFloor = 0.70
 	// DefaultThreshold is the score from which a hit is an alert.
-	DefaultThreshold = 0.85
+	DefaultThreshold = 0.80
 	// DefaultLimit is the number of hits returned at most.
 	DefaultLimit = 10
 )
@@ -32,7 +32,7 @@ const (
 	dobExactBoost    = 0.05
 	dobYearBoost     = 0.03
 	dobRangeBoost    = 0.02
-	dobMismatch      = -0.15
+	dobMismatch      = -0.20
 	nationalityBoost = 0.02
 	nationalityDiff  = -0.05
 	wholeNameWeight  = 0.10
