@@ -82,9 +82,9 @@ func New(ents []*lists.Entity) *Index {
 					class = append(class, t.class)
 				}
 				ids[i] = id
-				if p := x.tokPost[id]; len(p) == 0 || p[len(p)-1] != a {
-					x.tokPost[id] = append(p, a)
-				}
+				// A name holding a token twice (MUHAMMAD, Muhammad) is
+				// posted twice: the pruning bound counts occurrences.
+				x.tokPost[id] = append(x.tokPost[id], a)
 				if !seen[id] {
 					seen[id] = true
 					df[id]++

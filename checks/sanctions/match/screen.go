@@ -132,6 +132,18 @@ func (x *Index) Screen(name string, opt Options) []Hit {
 	// token's weight as an upper bound of what it can match.
 	for qi, qt := range toks {
 		bit := uint32(1) << qi
+		// A repeated word (MUHAMMAD AL-MUHAMMAD) reaches the names the
+		// first one reached; the bound counts each listed occurrence
+		// once, which is all an alignment can use.
+		if first := firstIndex(toks[:qi], qt.text); first >= 0 {
+			fb := uint32(1) << first
+			for _, a := range sc.touched {
+				if sc.mask[a]&fb != 0 {
+					sc.mask[a] |= bit
+				}
+			}
+			continue
+		}
 		x.candidates(qt, sc, func(id int32, s float64) {
 			w := x.tokWeight[id] * float32(s)
 			for _, a := range x.tokPost[id] {
@@ -283,6 +295,15 @@ func (x *Index) candidates(qt token, sc *scratch, fn func(id int32, s float64)) 
 	if len(qt.phon) >= 2 {
 		visit(x.phonIdx[qt.phon])
 	}
+}
+
+func firstIndex(toks []token, text string) int {
+	for i, t := range toks {
+		if t.text == text {
+			return i
+		}
+	}
+	return -1
 }
 
 // tokenSim is the similarity of a query token and a listed token: 1 when
