@@ -316,6 +316,15 @@ type Report struct {
 // and the quality measures, then again on workers goroutines for the
 // throughput.
 func Run(ctx context.Context, idx *match.Index, ents []*lists.Entity, qs []Query, threshold float64, workers int) (*Report, error) {
+	return run(ctx, idx, ents, qs, threshold, workers, true)
+}
+
+// Quality measures only accuracy: one pass, no timing runs.
+func Quality(ctx context.Context, idx *match.Index, ents []*lists.Entity, qs []Query, threshold float64) (*Report, error) {
+	return run(ctx, idx, ents, qs, threshold, 1, false)
+}
+
+func run(ctx context.Context, idx *match.Index, ents []*lists.Entity, qs []Query, threshold float64, workers int, timing bool) (*Report, error) {
 	r := &Report{Threshold: threshold, ByVariant: map[string][2]int{}, Workers: workers}
 	r.Entities, r.Names = idx.Len()
 	lat := make([]time.Duration, 0, len(qs))
@@ -390,6 +399,9 @@ func Run(ctx context.Context, idx *match.Index, ents []*lists.Entity, qs []Query
 	// Two more passes: the least of three times per name is the cost of
 	// the screening itself, without the scheduler's pauses on a shared
 	// machine. Both are reported.
+	if !timing {
+		return r, nil
+	}
 	best := append([]time.Duration(nil), lat...)
 	for pass := 0; pass < 2; pass++ {
 		for i, q := range qs {
