@@ -214,7 +214,9 @@ type Subject struct {
 // printed fields (full_name, date_of_birth as DD.MM.YYYY).
 func SubjectOf(c *idv.Case) (Subject, error) {
 	if m := c.MRZ(); m != nil && m.AllChecksPass && strings.TrimSpace(m.Surname) != "" {
-		s := Subject{Name: strings.TrimSpace(m.GivenNames + " " + m.Surname), Source: "mrz"}
+		// MRZ fillers may survive in the parsed names (JOHN<PAUL).
+		name := strings.Join(strings.Fields(strings.ReplaceAll(m.GivenNames+" "+m.Surname, "<", " ")), " ")
+		s := Subject{Name: name, Source: "mrz"}
 		if d, ok := lists.ParseDate(m.DateOfBirth); ok && d.Day != 0 {
 			s.DOB = &d
 		}
