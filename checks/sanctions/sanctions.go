@@ -274,6 +274,12 @@ func (ch *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 func Evaluate(hits []match.Hit, threshold float64) (Section, idv.Outcome) {
 	sec := Section{Status: StatusClear, OFAC: ListHits{Hits: []HitJSON{}}, PEP: ListHits{Hits: []HitJSON{}}}
 	out := idv.Outcome{Status: idv.StatusPassed}
+	top := 0.0
+	if len(hits) > 0 {
+		top = hits[0].Score
+	}
+	out.Pieces = append(out.Pieces, idv.ScorePiece{Name: "top_score", Value: top, Weight: 0,
+		Note: fmt.Sprintf("best hit score; alert threshold %.2f", threshold)})
 	for _, h := range hits {
 		hj := HitJSON{
 			List: h.Entity.List, EntityID: h.Entity.ID, Name: h.Entity.Name, MatchedName: h.MatchedName,
