@@ -96,3 +96,14 @@ func FuzzParseDate(f *testing.F) {
 		}
 	})
 }
+
+func FuzzCountryCode(f *testing.F) {
+	for _, s := range []string{"Iran", "KEN", "D<<", "Côte d'Ivoire", "Korea, North", "Iran (Islamic Republic of)", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if c := CountryCode(s); c != "" && len(c) != 2 {
+			t.Fatalf("CountryCode(%q) = %q", s, c)
+		}
+	})
+}
