@@ -44,56 +44,56 @@ func field(t *testing.T, out, name string) string {
 
 func TestAdminCommands(t *testing.T) {
 	data := t.TempDir()
-	code, out, errOut := run(t, "org", "create", "--data", data, "--name", "Acme")
+	code, out, errOut := runCLI(t, "", "org", "create", "--data", data, "--name", "Acme")
 	require.Equal(t, ExitOK, code, errOut)
 	org := field(t, out, "organisation_id")
 
-	code, out, errOut = run(t, "clients", "create", "--data", data, "--org", org)
+	code, out, errOut = runCLI(t, "", "clients", "create", "--data", data, "--org", org)
 	require.Equal(t, ExitOK, code, errOut)
 	client, secret := field(t, out, "client_id"), field(t, out, "client_secret")
 	assert.Contains(t, errOut, "shown this once")
 
 	wf := writeFile(t, "wf.yaml", "name: KYC basic\ndocument_types: [kenya_national_id]\nchecks:\n  - name: ocr_extraction\n  - name: face_matching\n")
-	code, _, errOut = run(t, "workflows", "create", "--data", data, "--client", client, "--secret", "wrong", "--file", wf)
+	code, _, errOut = runCLI(t, "", "workflows", "create", "--data", data, "--client", client, "--secret", "wrong", "--file", wf)
 	assert.Equal(t, ExitBadInput, code)
 	assert.Contains(t, errOut, "Invalid client secret")
-	code, out, errOut = run(t, "workflows", "create", "--data", data, "--client", client, "--secret", secret, "--file", wf)
+	code, out, errOut = runCLI(t, "", "workflows", "create", "--data", data, "--client", client, "--secret", secret, "--file", wf)
 	require.Equal(t, ExitOK, code, errOut)
 	id := field(t, out, "work_flow_id")
 	assert.Equal(t, "5", field(t, out, "units"))
 	assert.NotEmpty(t, field(t, out, "refresh_token"))
-	code, _, errOut = run(t, "workflows", "create", "--data", data, "--client", client, "--secret", secret, "--file", wf)
+	code, _, errOut = runCLI(t, "", "workflows", "create", "--data", data, "--client", client, "--secret", secret, "--file", wf)
 	assert.Equal(t, ExitBadInput, code, "name unique per client")
 	assert.Contains(t, errOut, "already exists")
 
-	code, out, _ = run(t, "units", "add", "--data", data, "--org", org, "250")
+	code, out, _ = runCLI(t, "", "units", "add", "--data", data, "--org", org, "250")
 	require.Equal(t, ExitOK, code)
 	assert.Equal(t, "250", field(t, out, "balance"))
-	code, _, _ = run(t, "units", "add", "--data", data, "--org", org, "-300")
+	code, _, _ = runCLI(t, "", "units", "add", "--data", data, "--org", org, "-300")
 	assert.Equal(t, ExitBadInput, code, "a balance cannot go below zero")
-	code, _, _ = run(t, "units", "add", "--data", data, "--org", org, "many")
+	code, _, _ = runCLI(t, "", "units", "add", "--data", data, "--org", org, "many")
 	assert.Equal(t, ExitBadInput, code)
-	code, _, _ = run(t, "units", "add", "--data", data, "--org", "999", "5")
+	code, _, _ = runCLI(t, "", "units", "add", "--data", data, "--org", "999", "5")
 	assert.Equal(t, ExitBadInput, code)
 
-	code, out, _ = run(t, "workflows", "archive", "--data", data, "--id", id)
+	code, out, _ = runCLI(t, "", "workflows", "archive", "--data", data, "--id", id)
 	require.Equal(t, ExitOK, code)
 	assert.Equal(t, "archived", field(t, out, "status"))
-	code, out, _ = run(t, "workflows", "activate", "--data", data, "--id", id)
+	code, out, _ = runCLI(t, "", "workflows", "activate", "--data", data, "--id", id)
 	require.Equal(t, ExitOK, code)
 	assert.Equal(t, "active", field(t, out, "status"))
-	code, out, errOut = run(t, "workflows", "duplicate", "--data", data, "--id", id, "--name", "KYC copy", "--secret", secret)
+	code, out, errOut = runCLI(t, "", "workflows", "duplicate", "--data", data, "--id", id, "--name", "KYC copy", "--secret", secret)
 	require.Equal(t, ExitOK, code, errOut)
 	assert.NotEqual(t, id, field(t, out, "work_flow_id"))
 	edited := writeFile(t, "wf2.yaml", "name: KYC basic\ndocument_types: [ke_passport]\nchecks:\n  - name: ocr_extraction\n")
-	code, _, errOut = run(t, "workflows", "edit", "--data", data, "--id", id, "--file", edited)
+	code, _, errOut = runCLI(t, "", "workflows", "edit", "--data", data, "--id", id, "--file", edited)
 	assert.Equal(t, ExitBadInput, code)
 	assert.Contains(t, errOut, "document types")
-	code, out, _ = run(t, "workflows", "sdk-token", "--data", data, "--id", id)
+	code, out, _ = runCLI(t, "", "workflows", "sdk-token", "--data", data, "--id", id)
 	require.Equal(t, ExitOK, code)
 	assert.Len(t, strings.Split(strings.TrimSpace(out), "."), 3)
 
-	code, _, _ = run(t, "clients", "create", "--data", data)
+	code, _, _ = runCLI(t, "", "clients", "create", "--data", data)
 	assert.Equal(t, ExitBadInput, code)
 }
 
@@ -176,7 +176,7 @@ func TestServeTLS(t *testing.T) {
 	_, out, stop := serve(t, filepath.Join(dir, "data"), "--tls-cert", certFile, "--tls-key", keyFile)
 	stop()
 	assert.Contains(t, out.String(), "https://127.0.0.1:")
-	code, _, _ := run(t, "serve", "--data", dir, "--tls-cert", certFile)
+	code, _, _ := runCLI(t, "", "serve", "--data", dir, "--tls-cert", certFile)
 	assert.Equal(t, ExitBadInput, code)
 }
 
@@ -232,7 +232,7 @@ func TestBenchUpload(t *testing.T) {
 	front := filepath.Join(dir, "front.jpg")
 	require.NoError(t, os.WriteFile(front, b.Bytes(), 0o600))
 
-	code, out, errOut := run(t, "bench", "upload", "--url", ts.URL, "--concurrency", "2", "--duration", "1s", "--quiet",
+	code, out, errOut := runCLI(t, "", "bench", "upload", "--url", ts.URL, "--concurrency", "2", "--duration", "1s", "--quiet",
 		"--client-id", demo.Client.ID, "--client-secret", demo.Secret, "--workflow", demo.Workflow.ID, "--front", front)
 	require.Equal(t, ExitOK, code, errOut)
 	for _, k := range []string{"latency p50", "latency p95", "latency p99", "throughput"} {
@@ -247,7 +247,7 @@ func TestBenchUpload(t *testing.T) {
 	require.NoError(t, err)
 	assert.EqualValues(t, 100000-2*ok, o.Balance, "each success billed once")
 
-	code, _, _ = run(t, "bench", "upload", "--url", ts.URL)
+	code, _, _ = runCLI(t, "", "bench", "upload", "--url", ts.URL)
 	assert.Equal(t, ExitBadInput, code)
 }
 
