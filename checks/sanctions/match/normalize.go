@@ -374,7 +374,11 @@ func suffixResidue(w string) bool {
 	}
 	for _, m := range []map[string]bool{suffixes, weakSuffixes} {
 		for s := range m {
-			if abs(len(s)-len(w)) <= 1 && len(s) <= 5 && editSim(w, s) >= 0.5 && (w[0] == s[0] || w[len(w)-1] == s[len(s)-1]) {
+			if abs(len(s)-len(w)) > 1 || len(s) > 5 || (w[0] != s[0] && w[len(w)-1] != s[len(s)-1]) {
+				continue
+			}
+			// One slip: 0.6 or more, or 0.5 between two-letter forms.
+			if e := editSim(w, s); e >= 0.6 || (e >= 0.5 && len(w) <= 2) {
 				return true
 			}
 		}
