@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/draw"
 	"image/jpeg"
 	"math"
 	"os"
@@ -70,8 +71,8 @@ func (f Face) Area() int { return f.Rect.Dx() * f.Rect.Dy() }
 // ID photo crop) are enlarged until a face fills well over that window,
 // and large captures are reduced because detection time grows with area.
 const (
-	minSide = 400
-	maxSide = 800
+	minSide = 320
+	maxSide = 640
 	// retrySide is the larger working size tried when no face was found
 	// at the normal size: a card photographed from afar has a small face.
 	retrySide = 1400
@@ -220,6 +221,11 @@ func (r *Recognizer) detectAt(ctx context.Context, img image.Image, lo, hi int) 
 		h := int(math.Round(float64(b.Dy()) * scale))
 		work = imaging.Resize(img, max(w, 1), max(h, 1), imaging.Linear)
 	}
+	// image/jpeg has a fast path for *image.RGBA only; any other type goes
+	// pixel by pixel through interfaces, which costs more than the scan.
+	rgba := image.NewRGBA(image.Rect(0, 0, work.Bounds().Dx(), work.Bounds().Dy()))
+	draw.Draw(rgba, rgba.Rect, work, work.Bounds().Min, draw.Src)
+	work = rgba
 	var buf bytes.Buffer
 	if err := jpeg.Encode(&buf, work, &jpeg.Options{Quality: 95}); err != nil {
 		return nil, fmt.Errorf("facerec: encoding: %w", err)
