@@ -3,6 +3,8 @@ module github.com/tambua/tambua
 go 1.26.8
 
 require (
+	github.com/Kagami/go-face v0.0.0-20210630145111-0c14797b4d0e
+	github.com/disintegration/imaging v1.6.2
 	github.com/go-playground/validator/v10 v10.28.0
 	github.com/hashicorp/go-hclog v1.6.3
 	github.com/hashicorp/go-plugin v1.7.0
