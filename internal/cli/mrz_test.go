@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -10,14 +8,6 @@ import (
 
 	"github.com/tambua/tambua/internal/testdata"
 )
-
-func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	env := &Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
-	code := Run(context.Background(), env, args)
-	return code, out.String(), errb.String()
-}
 
 func TestMRZCommand(t *testing.T) {
 	const td3 = "P<GBRUK<SPECIMEN<<ANGELA<ZOE<<<<<<<<<<<<<<<<\n9250764733GBR88O9117F2007162<<<<<<<<<<<<<<08\n"
