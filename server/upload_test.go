@@ -128,6 +128,7 @@ func TestUploadErrors(t *testing.T) {
 	require.NoError(t, err)
 	otherTok := e.tokenFor(other.ID, otherSecret)
 	archived := e.createWorkflow("Archived one", idv.CheckOCR)
+	lacking := e.createWorkflow("Needs address", idv.CheckOCR, idv.CheckAddress) // not in this engine
 	_, err = e.admin.SetWorkflowStatus(context.Background(), archived.ID, idv.WorkflowArchived)
 	require.NoError(t, err)
 	poorOrg, _ := e.admin.CreateOrganisation(context.Background(), "Poor")
@@ -205,6 +206,7 @@ func TestUploadErrors(t *testing.T) {
 		{"unknown workflow", tok, "", msg(map[string]any{"work_flow_id": idv.NewRequestID()}), ok, 404, 404},
 		{"archived workflow", tok, "", e.uploadMessage(archived, nil), ok, 404, 404},
 		{"unknown config", tok, "", msg(map[string]any{"config": "atlantis_id"}), ok, 422, 422},
+		{"check missing from this build", tok, "", e.uploadMessage(lacking, nil), ok, 503, 503},
 		{"config not in the workflow", tok, "", msg(map[string]any{"config": "uganda_driving_licence"}), ok, 422, 422},
 		{"unreadable image", tok, "", msg(nil), []part{{"front", []byte("GIF89a not really")}, {"back", back}}, 415, 415},
 		{"file over the byte limit", tok, "", msg(nil), []part{{"front", bigJPEG}, {"back", back}}, 413, 413},
