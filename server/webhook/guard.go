@@ -32,6 +32,7 @@ var forbiddenPrefixes = []struct {
 	p      netip.Prefix
 	reason string
 }{
+	{netip.MustParsePrefix("255.255.255.255/32"), "broadcast"},
 	{netip.MustParsePrefix("0.0.0.0/8"), "this network"},
 	{netip.MustParsePrefix("100.64.0.0/10"), "carrier-grade NAT"},
 	{netip.MustParsePrefix("192.0.0.0/24"), "IETF protocol assignments"},
@@ -40,10 +41,8 @@ var forbiddenPrefixes = []struct {
 	{netip.MustParsePrefix("198.51.100.0/24"), "documentation"},
 	{netip.MustParsePrefix("203.0.113.0/24"), "documentation"},
 	{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},
-	{netip.MustParsePrefix("255.255.255.255/32"), "broadcast"},
 	{netip.MustParsePrefix("100::/64"), "discard-only"},
 	{netip.MustParsePrefix("2001:db8::/32"), "documentation"},
-	{netip.MustParsePrefix("fd00:ec2::254/128"), "cloud metadata"},
 }
 
 // ForbiddenReason says why ip must not be called, or "" when it is a
@@ -62,7 +61,7 @@ func ForbiddenReason(ip netip.Addr) string {
 		return "unspecified"
 	case ip.IsLoopback():
 		return "loopback"
-	case ip == netip.MustParseAddr("169.254.169.254"):
+	case ip == netip.MustParseAddr("169.254.169.254"), ip == netip.MustParseAddr("fd00:ec2::254"):
 		return "cloud metadata"
 	case ip.IsLinkLocalUnicast(), ip.IsLinkLocalMulticast():
 		return "link-local"

@@ -8,10 +8,12 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"io"
+	"log"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -23,8 +25,10 @@ import (
 )
 
 var (
-	identOnce sync.Once
-	ident     *webhook.Identity
+	identOnce    sync.Once
+	ident        *webhook.Identity
+	identCertPEM []byte
+	identKeyPEM  []byte
 )
 
 // identity is the service's client certificate, made once per test run.
@@ -40,6 +44,7 @@ func identity(tb testing.TB) *webhook.Identity {
 			panic(err)
 		}
 		ident = &webhook.Identity{Cert: cert, CAPEM: caPEM}
+		identCertPEM, identKeyPEM = certPEM, keyPEM
 	})
 	return ident
 }
@@ -94,6 +99,7 @@ func newReceiver(tb testing.TB, status func(n int) int) *receiver {
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(identity(tb).CAPEM)
 	rc.Server.TLS = &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool}
+	rc.Server.Config.ErrorLog = log.New(io.Discard, "", 0) // refused handshakes are expected
 	rc.StartTLS()
 	tb.Cleanup(rc.Close)
 	rc.CAPEM = string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: rc.Certificate().Raw}))
@@ -195,3 +201,16 @@ func (e *env) step(tb testing.TB) {
 }
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+func poolOf(tb testing.TB, pemText []byte) *x509.CertPool {
+	tb.Helper()
+	p := x509.NewCertPool()
+	if !p.AppendCertsFromPEM(pemText) {
+		tb.Fatal("no certificate in PEM")
+	}
+	return p
+}
