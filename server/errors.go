@@ -104,3 +104,12 @@ func writeRawJSON(w http.ResponseWriter, status int, body []byte) {
 	_, _ = w.Write(body)
 	_, _ = w.Write([]byte("\n"))
 }
+
+// ErrorCodes returns every v_field39 code with its HTTP status.
+func ErrorCodes() map[int]int {
+	out := make(map[int]int, len(httpStatus))
+	for c, s := range httpStatus {
+		out[c] = s
+	}
+	return out
+}

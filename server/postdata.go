@@ -116,7 +116,7 @@ var postdataOps = map[[2]string]postdataOp{
 	{MenuAuth, "refreshAccessToken"}: {run: func(s *Server, ctx context.Context, _ *Principal, env *envelope) (any, *APIError) {
 		return s.refreshAccessToken(ctx, env)
 	}},
-	{MenuFlow, "getWorkflowById"}: {auth: true, run: (*Server).getWorkflowByID},
+	{MenuFlow, "getWorkflowById"}:      {auth: true, run: (*Server).getWorkflowByID},
 	{MenuVerify, "submitVerification"}: {auth: true, run: (*Server).submitVerification},
 }
 

@@ -72,19 +72,19 @@ type Config struct {
 
 // Server serves the REST interface.
 type Server struct {
-	cfg     Config
-	store   Store
-	files   FileStore
-	engine  *idv.Engine
-	defs    idv.Definitions
-	keys    Keys
-	tokens  tokens
-	log     *slog.Logger
-	mux     *http.ServeMux
-	routes  []Route
-	metrics *metrics
-	workers chan struct{}
-	limiter *limiter
+	cfg         Config
+	store       Store
+	files       FileStore
+	engine      *idv.Engine
+	defs        idv.Definitions
+	keys        Keys
+	tokens      tokens
+	log         *slog.Logger
+	mux         *http.ServeMux
+	routes      []Route
+	metrics     *metrics
+	workers     chan struct{}
+	limiter     *limiter
 	filesPrefix string
 
 	prepMu   sync.Mutex

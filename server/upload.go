@@ -175,4 +175,3 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	}
 	writeRawJSON(w, http.StatusOK, out)
 }
-

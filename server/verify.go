@@ -7,8 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"image"
-	_ "image/jpeg" // decoders for image.DecodeConfig
 	"image/jpeg"
+	_ "image/jpeg" // decoders for image.DecodeConfig
 	_ "image/png"
 	"io"
 	"log/slog"

@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "github.com/tambua/tambua/checks/standard" // the built-in checks
+	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/server"
+	"github.com/tambua/tambua/server/files"
+	"github.com/tambua/tambua/server/sqlite"
+)
+
+func init() {
+	Register(&Command{Path: "serve", Summary: "serve the REST interface (SQLite and local files under --data)", Run: runServe})
+}
+
+// demoUnits is the balance the demo organisation starts with.
+const demoUnits = 1000
+
+func envOr(env *Env, key, def string) string {
+	if v := env.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func runServe(ctx context.Context, env *Env, args []string) error {
+	fs := NewFlags(env, "serve")
+	addr := fs.String("addr", envOr(env, "TAMBUA_ADDR", "127.0.0.1:8080"), "listen address (env TAMBUA_ADDR)")
+	data := fs.String("data", envOr(env, "TAMBUA_DATA", "data"), "data folder: tambua.db and files/ (env TAMBUA_DATA)")
+	baseURL := fs.String("base-url", env.Getenv("TAMBUA_BASE_URL"), "public {base_url} (env TAMBUA_BASE_URL; default http://ADDR)")
+	filesURL := fs.String("files-url", env.Getenv("TAMBUA_FILES_URL"), "public {files_url} (env TAMBUA_FILES_URL; default BASE_URL/files)")
+	filesTTL := fs.Duration("files-ttl", 24*time.Hour, "lifetime of signed file URLs")
+	workers := fs.Int("workers", 0, "verifications run at once (0: one per core)")
+	models := fs.String("models", env.Getenv("TAMBUA_MODELS"), "folder of the face models (env TAMBUA_MODELS)")
+	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	if err := Parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return Usagef("unexpected argument %q", fs.Arg(0))
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		return Usagef("--log-level: %v", err)
+	}
+	log := slog.New(slog.NewJSONHandler(env.Stderr, &slog.HandlerOptions{Level: level}))
+	if *baseURL == "" {
+		*baseURL = "http://" + *addr
+	}
+
+	st, admin, keys, err := openData(ctx, *data)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	fstore, err := files.Open(filepath.Join(*data, "files"))
+	if err != nil {
+		return err
+	}
+	defs := docdefs.Default()
+	settings := idv.Settings{"data_dir": *data}
+	if *models != "" {
+		settings["models_dir"] = *models
+	}
+	engine := idv.New(idv.WithDefinitions(defs), idv.WithSettings(settings))
+	defer engine.Close()
+
+	demo, err := admin.EnsureDemo(ctx, demoUnits, defs.Configs(), demoChecks())
+	if err != nil {
+		return fmt.Errorf("creating the demo organisation: %w", err)
+	}
+	srv, err := server.New(server.Config{
+		BaseURL: *baseURL, FilesURL: *filesURL, FileURLTTL: *filesTTL, Workers: *workers, Logger: log,
+	}, st, fstore, engine, defs, keys)
+	if err != nil {
+		return Usagef("%v", err)
+	}
+	if demo != nil {
+		printDemo(env, demo, *baseURL)
+	}
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	hs := srv.HTTPServer(*addr)
+	log.Info("listening", "addr", ln.Addr().String(), "base_url", *baseURL, "checks", strings.Join(idv.Registered(), ","))
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	case <-ctx.Done():
+	}
+	// Let running verifications finish: they are billed and stored.
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	log.Info("shutting down")
+	return hs.Shutdown(sctx)
+}
+
+// demoChecks are the checks of the demo workflow: OCR extraction and every
+// other catalog check compiled into this build that needs nothing more
+// than the document and a selfie.
+func demoChecks() []string {
+	have := map[string]bool{}
+	for _, n := range idv.Registered() {
+		have[n] = true
+	}
+	out := []string{idv.CheckOCR}
+	for _, ci := range idv.Catalog {
+		switch ci.Name {
+		case idv.CheckOCR, idv.CheckAddress, idv.CheckCustomWebhook:
+			continue
+		}
+		if have[ci.Name] {
+			out = append(out, ci.Name)
+		}
+	}
+	return out
+}
+
+func printDemo(env *Env, d *server.Demo, baseURL string) {
+	w := env.Stdout
+	fmt.Fprintln(w, "First start: created a demo organisation. The client secret is shown this once and stored only as a hash.")
+	fmt.Fprintf(w, "  organisation_id  %d (%d units)\n", d.Organisation.ID, d.Organisation.Balance)
+	fmt.Fprintf(w, "  client_id        %s\n", d.Client.ID)
+	fmt.Fprintf(w, "  client_secret    %s\n", d.Secret)
+	fmt.Fprintf(w, "  work_flow_id     %s (%s)\n", d.Workflow.ID, strings.Join(stepNames(d.Workflow), ", "))
+	fmt.Fprintf(w, "  refresh_token    %s\n", d.Workflow.RefreshToken)
+	fmt.Fprintf(w, "Get a token:  curl -s %s/oauth/token -d grant_type=client_credentials -d client_id=%s -d client_secret=%s\n",
+		baseURL, d.Client.ID, d.Secret)
+}
+
+func stepNames(w server.Workflow) []string {
+	var out []string
+	for _, c := range w.Definition.Checks {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+// openData opens the database of a data folder, creating the folder.
+func openData(ctx context.Context, data string) (*sqlite.DB, *server.Admin, server.Keys, error) {
+	if err := os.MkdirAll(data, 0o750); err != nil {
+		return nil, nil, server.Keys{}, err
+	}
+	st, err := sqlite.Open(ctx, filepath.Join(data, "tambua.db"))
+	if err != nil {
+		return nil, nil, server.Keys{}, err
+	}
+	keys, err := server.LoadKeys(ctx, st)
+	if err != nil {
+		st.Close()
+		return nil, nil, server.Keys{}, err
+	}
+	return st, server.NewAdmin(st, keys), keys, nil
+}
