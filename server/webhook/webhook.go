@@ -75,7 +75,8 @@ type Webhook struct {
 	LastTriggeredAt     *time.Time `json:"last_triggered_at"`
 }
 
-// HasSecret is reported instead of the secret, which is never returned.
+// MarshalJSON reports has_secret instead of the secret, which is never
+// returned.
 func (w *Webhook) MarshalJSON() ([]byte, error) {
 	type plain Webhook
 	return json.Marshal(struct {
