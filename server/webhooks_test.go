@@ -1,0 +1,225 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/csv"
+	"encoding/json"
+	"encoding/pem"
+	"io"
+	"log"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/server"
+	"github.com/tambua/tambua/server/files"
+	"github.com/tambua/tambua/server/sqlite"
+	"github.com/tambua/tambua/server/webhook"
+)
+
+// webhookEnv is a server whose webhook service may call 127.0.0.1 (as
+// serve --allow-private-webhooks), with a mutual-TLS receiver.
+type webhookEnv struct {
+	*env
+	svc      *webhook.Service
+	sender   *webhook.Sender
+	receiver *httptest.Server
+	caPEM    string
+	got      chan *http.Request
+}
+
+func newWebhookEnv(t *testing.T) *webhookEnv {
+	t.Helper()
+	ctx := context.Background()
+	e := &env{t: t, dir: t.TempDir(), ocr: &ocrStandIn{}, limits: server.DefaultLimits}
+	db, err := sqlite.Open(ctx, filepath.Join(e.dir, "tambua.db"))
+	must(t, err)
+	keys, err := server.LoadKeys(ctx, db)
+	must(t, err)
+	fs, err := files.Open(filepath.Join(e.dir, "files"))
+	must(t, err)
+	defs := docdefs.Default()
+	e.engine = idv.New(idv.WithDefinitions(defs), idv.WithChecks(e.ocr, faceStandIn{}))
+	id, err := webhook.DevIdentity(e.dir)
+	must(t, err)
+	sender := webhook.NewSender(id, &webhook.Guard{AllowPrivate: true})
+	svc := webhook.NewService(db, sender)
+	var h http.Handler
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
+	srv, err := server.New(server.Config{BaseURL: ts.URL, Limits: e.limits, Now: e.now, Webhooks: svc}, db, fs, e.engine, defs, keys)
+	must(t, err)
+	h = srv
+	e.db, e.srv, e.ts, e.http = db, srv, ts, ts.Client()
+	e.admin = server.NewAdmin(db, keys)
+	t.Cleanup(e.stop)
+	e.org, err = e.admin.CreateOrganisation(ctx, "Test org")
+	must(t, err)
+	e.client, e.secret, err = e.admin.CreateClient(ctx, e.org.ID, "test")
+	must(t, err)
+
+	we := &webhookEnv{env: e, svc: svc, sender: sender, got: make(chan *http.Request, 16)}
+	we.receiver = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		we.got <- r
+		w.WriteHeader(http.StatusOK)
+	}))
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(id.CAPEM)
+	we.receiver.TLS = &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool}
+	we.receiver.Config.ErrorLog = log.New(io.Discard, "", 0)
+	we.receiver.StartTLS()
+	t.Cleanup(we.receiver.Close)
+	we.caPEM = string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: we.receiver.Certificate().Raw}))
+	return we
+}
+
+func (e *env) call(method, path, token string, body any) response {
+	e.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		raw, err := json.Marshal(body)
+		must(e.t, err)
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, e.ts.URL+path, rd)
+	must(e.t, err)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return e.do(req)
+}
+
+func TestWebhookAPI(t *testing.T) {
+	e := newWebhookEnv(t)
+	tok := e.token()
+
+	r := e.call("GET", "/v1/webhooks", "", nil)
+	assert.Equal(t, 401, r.status)
+	assert.Equal(t, 401, r.code())
+
+	create := map[string]any{"type": "event_notification", "name": "Orders", "url": e.receiver.URL + "/in",
+		"ca_certificate": e.caPEM, "secret": "s3cret", "events": []string{"verification.completed", "units.low_balance"},
+		"headers": []map[string]any{{"name": "X-Version", "value": "7", "enabled": true}}}
+	r = e.call("POST", "/v1/webhooks", tok, create)
+	require.Equal(t, 201, r.status, string(r.body))
+	id := r.str("id")
+	assert.Equal(t, "inactive", r.str("status"))
+	assert.Equal(t, "POST", r.str("method"))
+	assert.Equal(t, true, r.obj["has_secret"])
+	assert.NotContains(t, string(r.body), "s3cret", "the secret is never returned")
+
+	for name, bad := range map[string]map[string]any{
+		"http url":      {"type": "event_notification", "name": "x", "url": "http://example.com", "ca_certificate": e.caPEM, "events": []string{"units.depleted"}},
+		"unknown event": {"type": "event_notification", "name": "x", "url": e.receiver.URL, "ca_certificate": e.caPEM, "events": []string{"nope"}},
+		"no CA":         {"type": "event_notification", "name": "x", "url": e.receiver.URL, "events": []string{"units.depleted"}},
+		"bad method":    {"type": "event_notification", "name": "x", "url": e.receiver.URL, "ca_certificate": e.caPEM, "events": []string{"units.depleted"}, "method": "GET"},
+		"reserved hdr":  {"type": "event_notification", "name": "x", "url": e.receiver.URL, "ca_certificate": e.caPEM, "events": []string{"units.depleted"}, "headers": []map[string]any{{"name": "X-Service-Signature", "value": "x", "enabled": true}}},
+		"threshold":     {"type": "verification_check", "name": "x", "url": e.receiver.URL, "ca_certificate": e.caPEM, "criteria": map[string]any{"min_threshold": 1.5}},
+		"unknown field": {"type": "verification_check", "name": "x", "url": e.receiver.URL, "ca_certificate": e.caPEM, "colour": "red"},
+	} {
+		r := e.call("POST", "/v1/webhooks", tok, bad)
+		assert.Equal(t, 400, r.status, name)
+		assert.Equal(t, 104, r.code(), name)
+	}
+
+	r = e.call("GET", "/v1/webhooks", tok, nil)
+	require.Equal(t, 200, r.status)
+	list := r.obj["webhooks"].([]any)
+	require.Len(t, list, 1)
+	assert.Equal(t, 2.0, list[0].(map[string]any)["event_count"])
+
+	r = e.call("PATCH", "/v1/webhooks/"+id, tok, map[string]any{"type": "verification_check"})
+	assert.Equal(t, 104, r.code(), "type is fixed")
+	r = e.call("PATCH", "/v1/webhooks/"+id, tok, map[string]any{"name": "Orders v2"})
+	require.Equal(t, 200, r.status, string(r.body))
+	assert.Equal(t, "Orders v2", r.str("name"))
+	assert.Equal(t, 104, e.call("POST", "/v1/webhooks/"+id+"/pause", tok, nil).code(), "inactive cannot pause")
+	r = e.call("POST", "/v1/webhooks/"+id+"/activate", tok, nil)
+	require.Equal(t, 200, r.status)
+	assert.Equal(t, "active", r.str("status"))
+
+	r = e.call("POST", "/v1/webhooks/"+id+"/validate-certificate", tok, nil)
+	require.Equal(t, 200, r.status)
+	assert.Equal(t, true, r.obj["valid"], string(r.body))
+
+	r = e.call("POST", "/v1/webhooks/"+id+"/test", tok, map[string]any{"event": "units.low_balance"})
+	require.Equal(t, 200, r.status, string(r.body))
+	assert.Equal(t, "success", r.str("outcome"))
+	got := <-e.got
+	assert.Equal(t, "7", got.Header.Get("X-Version"))
+	body, _ := io.ReadAll(got.Body)
+	require.NoError(t, webhook.Verify("s3cret", body, got.Header.Get("X-Service-Signature")))
+	assert.Equal(t, 104, e.call("POST", "/v1/webhooks/"+id+"/test", tok, map[string]any{"event": "x.y"}).code())
+
+	// A real event through the outbox and the dispatcher lands in the log.
+	must(t, e.db.AddEvents(context.Background(), server.Event{EventID: webhook.NewEventID(), Event: "verification.completed", OrganisationID: e.org.ID, Data: json.RawMessage(`{"verification_id":"v"}`)}))
+	d := &webhook.Dispatcher{Store: e.db, Sender: e.sender, Logger: slog.New(slog.DiscardHandler)}
+	must(t, d.Step(context.Background()))
+	<-e.got
+	r = e.call("GET", "/v1/webhooks/"+id+"/logs?status=Success&event=verification.completed&from=2000-01-01", tok, nil)
+	require.Equal(t, 200, r.status, string(r.body))
+	assert.Len(t, r.obj["logs"], 1)
+	r = e.call("GET", "/v1/webhooks/"+id+"/logs?format=csv", tok, nil)
+	require.Equal(t, 200, r.status)
+	assert.Equal(t, "text/csv; charset=utf-8", r.header.Get("Content-Type"))
+	rows, err := csv.NewReader(bytes.NewReader(r.body)).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, rows, 2)
+	assert.Equal(t, "verification.completed", rows[1][1])
+	assert.Equal(t, "Success", rows[1][2])
+	assert.Equal(t, 104, e.call("GET", "/v1/webhooks/"+id+"/logs?status=Bad", tok, nil).code())
+	assert.Equal(t, 104, e.call("GET", "/v1/webhooks/"+id+"/logs?from=yesterday", tok, nil).code())
+	r = e.call("GET", "/v1/webhooks/"+id+"/stats", tok, nil)
+	require.Equal(t, 200, r.status)
+	assert.Equal(t, 1.0, r.obj["total_deliveries"])
+	assert.Equal(t, 1.0, r.obj["success_rate"])
+
+	r = e.call("POST", "/v1/webhooks/"+id+"/pause", tok, nil)
+	assert.Equal(t, "paused", r.str("status"))
+	r = e.call("POST", "/v1/webhooks/"+id+"/resume", tok, nil)
+	assert.Equal(t, "active", r.str("status"))
+
+	// Another organisation sees nothing.
+	org2, err := e.admin.CreateOrganisation(context.Background(), "Other")
+	must(t, err)
+	c2, s2, err := e.admin.CreateClient(context.Background(), org2.ID, "other")
+	must(t, err)
+	tok2 := e.tokenFor(c2.ID, s2)
+	assert.Equal(t, 404, e.call("GET", "/v1/webhooks/"+id, tok2, nil).status)
+	assert.Equal(t, 404, e.call("DELETE", "/v1/webhooks/"+id, tok2, nil).status)
+	r = e.call("GET", "/v1/webhooks", tok2, nil)
+	assert.Empty(t, r.obj["webhooks"])
+
+	assert.Equal(t, 405, e.call("PUT", "/v1/webhooks/"+id, tok, nil).status)
+	assert.Equal(t, 204, e.call("DELETE", "/v1/webhooks/"+id, tok, nil).status)
+	assert.Equal(t, 404, e.call("GET", "/v1/webhooks/"+id, tok, nil).status)
+	assert.Equal(t, 404, e.call("GET", "/v1/webhooks/"+id+"/logs", tok, nil).status)
+}
+
+// TestWebhookAPIRefusesPrivateURLs: without --allow-private-webhooks the
+// API refuses URLs that lead to loopback, private or metadata addresses,
+// including a name that resolves to 127.0.0.1.
+func TestWebhookAPIRefusesPrivateURLs(t *testing.T) {
+	e := newEnv(t)
+	tok := e.token()
+	ca, _, _, err := webhook.GenerateClientIdentity("ca", time.Now(), time.Hour)
+	must(t, err)
+	for _, u := range []string{"https://127.0.0.1:8443/x", "https://localhost/x", "https://10.0.0.8/x", "https://169.254.169.254/latest", "https://[::1]/x", "https://100.64.0.1/x"} {
+		r := e.call("POST", "/v1/webhooks", tok, map[string]any{"type": "event_notification", "name": "x", "url": u,
+			"ca_certificate": string(ca), "events": []string{"units.depleted"}})
+		assert.Equal(t, 400, r.status, u)
+		assert.Contains(t, string(r.body), "not publicly reachable", u)
+	}
+}
