@@ -44,6 +44,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	workers := fs.Int("workers", 0, "verifications run at once (0: one per core)")
 	models := fs.String("models", env.Getenv("TAMBUA_MODELS"), "folder of the face models (env TAMBUA_MODELS)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	hooks := addServeWebhookFlags(fs, env)
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
@@ -73,7 +74,13 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if *models != "" {
 		settings["models_dir"] = *models
 	}
-	engine := idv.New(idv.WithDefinitions(defs), idv.WithSettings(settings))
+	wh, err := hooks.setup(*data, st, log)
+	if err != nil {
+		return err
+	}
+	// The server's custom_webhook check resolves webhook_id to a stored
+	// webhook and sends through the guarded sender.
+	engine := idv.New(idv.WithDefinitions(defs), idv.WithSettings(settings), idv.WithChecks(wh.check))
 	defer engine.Close()
 
 	demo, err := admin.EnsureDemo(ctx, demoUnits, defs.Configs(), demoChecks())
@@ -82,6 +89,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	srv, err := server.New(server.Config{
 		BaseURL: *baseURL, FilesURL: *filesURL, FileURLTTL: *filesTTL, Workers: *workers, Logger: log,
+		Webhooks: wh.service,
 	}, st, fstore, engine, defs, keys)
 	if err != nil {
 		return Usagef("%v", err)
@@ -98,6 +106,15 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	log.Info("listening", "addr", ln.Addr().String(), "base_url", *baseURL, "checks", strings.Join(idv.Registered(), ","))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
+	dctx, stopDispatch := context.WithCancel(ctx)
+	dispatched := make(chan struct{})
+	go func() {
+		defer close(dispatched)
+		if err := wh.dispatcher.Run(dctx); err != nil {
+			log.Error("webhook dispatcher", "error", err)
+		}
+	}()
+	defer func() { stopDispatch(); <-dispatched }()
 	select {
 	case err := <-errc:
 		if !errors.Is(err, http.ErrServerClosed) {
