@@ -469,6 +469,7 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 	select {
 	case s.workers <- struct{}{}:
 	case <-timer.C:
+		s.timeoutEvent(ctx, claim, s.cfg.QueueTimeout, time.Since(waitStart))
 		return nil, apiErr(CodeBusy, "no verification worker became free in time; retry once")
 	case <-ctx.Done():
 		return nil, apiErr(CodeBusy, "the request ended before a verification worker became free")
@@ -476,7 +477,8 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 	s.metrics.queueWait.Observe(time.Since(waitStart).Seconds())
 	// The checks finish even when the client goes away: the result is
 	// stored and billed once, and a retry with the same request_id gets it.
-	runCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.QueueTimeout+20*time.Second)
+	runLimit, runStart := s.cfg.QueueTimeout+20*time.Second, time.Now()
+	runCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), runLimit)
 	res, err := prep.Verify(runCtx, idv.Input{
 		Config: in.config, Images: images, Message: msg, RequestID: in.requestID,
 		ClientID: in.clientID, WorkflowID: wf.ID, Country: in.country, ImageURLs: urls,
@@ -496,6 +498,9 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 			return u, nil
 		},
 	})
+	if errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+		s.timeoutEvent(ctx, claim, runLimit, time.Since(runStart))
+	}
 	cancel()
 	<-s.workers
 	if err != nil {
@@ -586,6 +591,9 @@ func (s *Server) resultEvents(wf Workflow, res *idv.Result, in *verifyInput, use
 				"estimated_verifications_remaining": after / max(cost, 1),
 				"projected_depletion_date":          s.cfg.Now().UTC().AddDate(0, 0, int(days)).Format("2006-01-02"),
 			})
+		}
+		if ev, ok := creditsLowEvent(org, in.clientID, wf.ID, before.Balance, after, cost); ok {
+			out = append(out, ev)
 		}
 		if before.Balance >= minVerificationCost && after < minVerificationCost {
 			add("units.depleted", map[string]any{"current_balance": after, "minimum_verification_cost": minVerificationCost})

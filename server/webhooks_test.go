@@ -223,3 +223,109 @@ func TestWebhookAPIRefusesPrivateURLs(t *testing.T) {
 		assert.Contains(t, string(r.body), "not publicly reachable", u)
 	}
 }
+
+// TestClientCreditsLowEvent: the debit that leaves fewer units than ten
+// verifications of the workflow records client.credits.low, once, in the
+// transaction of the verification.
+func TestClientCreditsLowEvent(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	// OCR only costs 2: the line is 20 units. 1000 units less 979 is 21.
+	_, err := e.admin.AddUnits(ctx, e.org.ID, -979)
+	must(t, err)
+	front, back := captures(t)
+	tok := e.token()
+	for i := range 2 {
+		r := e.upload(tok, e.uploadMessage(e.wfOCR, map[string]any{"request_id": "credits-" + string(rune('a'+i))}),
+			part{"front", front}, part{"back", back})
+		require.Equal(t, 200, r.status, string(r.body))
+	}
+	evs := e.events()[webhook.EventClientCreditsLow]
+	require.Len(t, evs, 1, "fired when crossing the line, not again below it")
+	var d webhook.ClientCreditsLow
+	require.NoError(t, json.Unmarshal(evs[0].Data, &d))
+	assert.Equal(t, webhook.ClientCreditsLow{ClientID: e.client.ID, WorkflowID: e.wfOCR.ID, CurrentBalance: 19,
+		UnitsPerVerification: 2, VerificationsRemaining: 9}, d)
+	assert.Equal(t, e.org.ID, evs[0].OrganisationID)
+}
+
+func TestCreditsLowBoundaries(t *testing.T) {
+	tests := []struct {
+		before, after, cost int64
+		want                bool
+	}{
+		{21, 19, 2, true},
+		{20, 18, 2, true},
+		{19, 17, 2, false},
+		{25, 20, 5, false},
+		{50, 45, 5, true},
+		{10, 0, 0, false},
+	}
+	for _, tc := range tests {
+		_, got := server.CreditsLowEventForTest(1, "c", "w", tc.before, tc.after, tc.cost)
+		assert.Equal(t, tc.want, got, "%+v", tc)
+	}
+}
+
+// slowOCR holds the only worker long enough for a second request to time
+// out in the queue.
+type slowOCR struct{ ocrStandIn }
+
+func (s *slowOCR) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
+	select {
+	case <-time.After(1500 * time.Millisecond):
+	case <-ctx.Done():
+	}
+	return s.ocrStandIn.Run(ctx, c)
+}
+
+// TestVerificationTimeoutEvent: a request that finds no free worker before
+// the queue timeout is refused with 230 and records verification.timeout.
+func TestVerificationTimeoutEvent(t *testing.T) {
+	ctx := context.Background()
+	e := &env{t: t, dir: t.TempDir(), ocr: &ocrStandIn{}, limits: server.DefaultLimits}
+	db, err := sqlite.Open(ctx, filepath.Join(e.dir, "tambua.db"))
+	must(t, err)
+	keys, err := server.LoadKeys(ctx, db)
+	must(t, err)
+	fs, err := files.Open(filepath.Join(e.dir, "files"))
+	must(t, err)
+	defs := docdefs.Default()
+	e.engine = idv.New(idv.WithDefinitions(defs), idv.WithChecks(&slowOCR{}))
+	var h http.Handler
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
+	srv, err := server.New(server.Config{BaseURL: ts.URL, Limits: e.limits, Workers: 1, QueueTimeout: 300 * time.Millisecond}, db, fs, e.engine, defs, keys)
+	must(t, err)
+	h = srv
+	e.db, e.srv, e.ts, e.http = db, srv, ts, ts.Client()
+	e.admin = server.NewAdmin(db, keys)
+	t.Cleanup(e.stop)
+	e.org, err = e.admin.CreateOrganisation(ctx, "Test org")
+	must(t, err)
+	_, err = e.admin.AddUnits(ctx, e.org.ID, 100)
+	must(t, err)
+	e.client, e.secret, err = e.admin.CreateClient(ctx, e.org.ID, "test")
+	must(t, err)
+	e.wfOCR = e.createWorkflow("OCR only", idv.CheckOCR)
+	tok := e.token()
+	front, back := captures(t)
+
+	first := make(chan response, 1)
+	go func() {
+		first <- e.do(e.uploadRequest(tok, e.uploadMessage(e.wfOCR, map[string]any{"request_id": "slow-1"}), part{"front", front}, part{"back", back}))
+	}()
+	time.Sleep(200 * time.Millisecond) // the first holds the worker
+	r := e.upload(tok, e.uploadMessage(e.wfOCR, map[string]any{"request_id": "slow-2"}), part{"front", front}, part{"back", back})
+	assert.Equal(t, 230, r.code(), string(r.body))
+	assert.Equal(t, 200, (<-first).status)
+
+	evs := e.events()[webhook.EventVerificationTimeout]
+	require.Len(t, evs, 1)
+	var d webhook.VerificationTimeout
+	require.NoError(t, json.Unmarshal(evs[0].Data, &d))
+	assert.Equal(t, "slow-2", d.RequestID)
+	assert.Equal(t, e.wfOCR.ID, d.WorkflowID)
+	assert.Equal(t, int64(300), d.TimeoutMS)
+	assert.GreaterOrEqual(t, d.ElapsedMS, int64(300))
+	assert.Equal(t, int64(98), e.balance(), "the timed-out request is not billed")
+}
