@@ -13,8 +13,8 @@ import (
 	"time"
 
 	_ "github.com/tambua/tambua/checks/standard" // the built-in checks
-	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/plugins"
 	"github.com/tambua/tambua/server"
 	"github.com/tambua/tambua/server/files"
 	"github.com/tambua/tambua/server/sqlite"
@@ -42,7 +42,10 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	filesURL := fs.String("files-url", env.Getenv("TAMBUA_FILES_URL"), "public {files_url} (env TAMBUA_FILES_URL; default BASE_URL/files)")
 	filesTTL := fs.Duration("files-ttl", 24*time.Hour, "lifetime of signed file URLs")
 	workers := fs.Int("workers", 0, "verifications run at once (0: one per core)")
-	models := fs.String("models", env.Getenv("TAMBUA_MODELS"), "folder of the face models (env TAMBUA_MODELS)")
+	docdefsDir := fs.String("docdefs", "", "folder of extra document definitions (YAML)")
+	var pluginPaths, sets repeated
+	fs.Var(&pluginPaths, "plugin", "custom check plugin program (repeatable)")
+	fs.Var(&sets, "set", "check setting as KEY=VALUE (repeatable; models_dir and lists_dir come from TAMBUA_MODELS and TAMBUA_LISTS)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	hooks := addServeWebhookFlags(fs, env)
 	if err := Parse(fs, args); err != nil {
@@ -69,10 +72,17 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	defs := docdefs.Default()
-	settings := idv.Settings{"data_dir": *data}
-	if *models != "" {
-		settings["models_dir"] = *models
+	defs, err := definitions(*docdefsDir)
+	if err != nil {
+		return err
+	}
+	settings := checkSettings(env)
+	for _, s := range sets {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || k == "" {
+			return Usagef("--set %q: want KEY=VALUE", s)
+		}
+		settings[k] = v
 	}
 	wh, err := hooks.setup(*data, st, log)
 	if err != nil {
@@ -80,7 +90,15 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	// The server's custom_webhook check resolves webhook_id to a stored
 	// webhook and sends through the guarded sender.
-	engine := idv.New(idv.WithDefinitions(defs), idv.WithSettings(settings), idv.WithChecks(wh.check))
+	opts := []idv.Option{idv.WithDefinitions(defs), idv.WithSettings(settings), idv.WithChecks(wh.check)}
+	for _, p := range pluginPaths {
+		pc, err := plugins.Load(ctx, p, plugins.Options{Stderr: env.Stderr})
+		if err != nil {
+			return &UsageError{Err: err}
+		}
+		opts = append(opts, idv.WithChecks(pc))
+	}
+	engine := idv.New(opts...)
 	defer engine.Close()
 
 	demo, err := admin.EnsureDemo(ctx, demoUnits, defs.Configs(), demoChecks())
