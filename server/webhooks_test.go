@@ -329,3 +329,50 @@ func TestVerificationTimeoutEvent(t *testing.T) {
 	assert.GreaterOrEqual(t, d.ElapsedMS, int64(300))
 	assert.Equal(t, int64(98), e.balance(), "the timed-out request is not billed")
 }
+
+// TestEventDataShapes: the data the server writes for each event decodes,
+// strictly, into the documented type of package webhook (the shapes of
+// docs/webhooks.md and of test deliveries).
+func TestEventDataShapes(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	front, back := captures(t)
+	tok := e.token()
+	r := e.upload(tok, e.uploadMessage(e.wfOCR, nil), part{"front", front}, part{"back", back})
+	require.Equal(t, 200, r.status, string(r.body))
+	r = e.upload(tok, e.uploadMessage(e.wfOCR, nil), part{"front", flatJPEG}, part{"back", back})
+	require.Equal(t, 200, r.status, string(r.body))
+	_, err := e.admin.SetWorkflowStatus(ctx, e.wfOCR.ID, idv.WorkflowArchived)
+	must(t, err)
+	_, err = e.admin.SetWorkflowStatus(ctx, e.wfOCR.ID, idv.WorkflowActive)
+	must(t, err)
+	_, err = e.admin.AddUnits(ctx, e.org.ID, -(e.balance() - 51))
+	must(t, err)
+	r = e.upload(tok, e.uploadMessage(e.wfFace, nil), part{"front", front}, part{"back", back}, part{"selfie", front})
+	require.Equal(t, 200, r.status, string(r.body))
+
+	types := map[string]any{
+		webhook.EventVerificationStarted:   &webhook.VerificationStarted{},
+		webhook.EventVerificationCompleted: &webhook.VerificationCompleted{},
+		webhook.EventVerificationFailed:    &webhook.VerificationFailed{},
+		webhook.EventWorkflowCreated:       &webhook.WorkflowChanged{},
+		webhook.EventWorkflowActivated:     &webhook.WorkflowChanged{},
+		webhook.EventWorkflowDeactivated:   &webhook.WorkflowChanged{},
+		webhook.EventUnitsLowBalance:       &webhook.UnitsLowBalance{},
+	}
+	evs := e.events()
+	for name, v := range types {
+		require.NotEmpty(t, evs[name], name)
+		for _, ev := range evs[name] {
+			dec := json.NewDecoder(bytes.NewReader(ev.Data))
+			dec.DisallowUnknownFields()
+			require.NoError(t, dec.Decode(v), "%s: %s", name, ev.Data)
+		}
+	}
+	// The sample data of test deliveries has the same shapes.
+	for _, name := range webhook.Events {
+		raw, err := json.Marshal(webhook.SampleData(name, time.Now()))
+		require.NoError(t, err)
+		assert.True(t, bytes.HasPrefix(raw, []byte("{")), name)
+	}
+}

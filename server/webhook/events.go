@@ -121,8 +121,6 @@ type VerificationCompleted struct {
 	ProcessingTimeMS int64              `json:"processing_time_ms"`
 	Result           VerificationResult `json:"result"`
 	Metadata         map[string]any     `json:"metadata"`
-	// DecisionReasons is set on verification.review_required only.
-	DecisionReasons []string `json:"decision_reasons,omitempty"`
 }
 
 // VerificationFailed is the data of verification.failed.
@@ -137,13 +135,15 @@ type VerificationFailed struct {
 	UnitsConsumed  int64   `json:"units_consumed"`
 }
 
-// VerificationStarted is the data of verification.started.
+// VerificationStarted is the data of verification.started (the request
+// was accepted and its units reserved; Status is "started").
 type VerificationStarted struct {
 	VerificationID string `json:"verification_id"`
 	WorkflowID     string `json:"workflow_id"`
-	ClientID       string `json:"client_id"`
+	WorkflowName   string `json:"workflow_name"`
 	RequestID      string `json:"request_id"`
-	UnitsReserved  int64  `json:"units_reserved"`
+	ClientID       string `json:"client_id"`
+	Status         string `json:"status"`
 }
 
 // VerificationTimeout is the data of verification.timeout: the
@@ -157,15 +157,13 @@ type VerificationTimeout struct {
 	ElapsedMS      int64  `json:"elapsed_ms"`
 }
 
-// WorkflowChanged is the data of the four workflow events.
+// WorkflowChanged is the data of the four workflow events; Status is the
+// workflow's status after the change.
 type WorkflowChanged struct {
-	WorkflowID string `json:"workflow_id"`
-	Name       string `json:"name"`
-	ClientID   string `json:"client_id"`
-	Status     string `json:"status"`
-	Version    int64  `json:"version"`
-	// PreviousStatus is set on workflow.activated and workflow.deactivated.
-	PreviousStatus string `json:"previous_status,omitempty"`
+	WorkflowID   string `json:"workflow_id"`
+	WorkflowName string `json:"workflow_name"`
+	ClientID     string `json:"client_id"`
+	Status       string `json:"status"`
 }
 
 // UnitsLowBalance is the data of units.low_balance.
@@ -176,11 +174,11 @@ type UnitsLowBalance struct {
 	ProjectedDepletionDate          string `json:"projected_depletion_date"`
 }
 
-// UnitsDepleted is the data of units.depleted.
+// UnitsDepleted is the data of units.depleted: the balance can no longer
+// pay for the cheapest workflow (OCR extraction alone).
 type UnitsDepleted struct {
-	CurrentBalance int64  `json:"current_balance"`
-	LastDebit      int64  `json:"last_debit"`
-	VerificationID string `json:"verification_id,omitempty"`
+	CurrentBalance          int64 `json:"current_balance"`
+	MinimumVerificationCost int64 `json:"minimum_verification_cost"`
 }
 
 // DeliveryFailed is the data of webhook.delivery.failed.
@@ -216,7 +214,8 @@ const CreditsLowVerifications = 10
 func SampleData(event string, now time.Time) any {
 	switch event {
 	case EventVerificationStarted:
-		return VerificationStarted{VerificationID: "0123456789abcdef0123456789abcdef", WorkflowID: "wf-test", ClientID: "client-test", RequestID: "req-test", UnitsReserved: 5}
+		return VerificationStarted{VerificationID: "0123456789abcdef0123456789abcdef", WorkflowID: "wf-test", WorkflowName: "Test workflow",
+			RequestID: "req-test", ClientID: "client-test", Status: "started"}
 	case EventVerificationCompleted, EventVerificationReviewRequired:
 		d := VerificationCompleted{VerificationID: "0123456789abcdef0123456789abcdef", WorkflowID: "wf-test", WorkflowName: "Test workflow",
 			Status: "accept", Confidence: 0.93, UnitsConsumed: 5, ProcessingTimeMS: 1840,
@@ -225,7 +224,8 @@ func SampleData(event string, now time.Time) any {
 				Checks:        map[string]CheckSummary{"ocr_extraction": {Result: "passed", Confidence: 0.97}, "face_matching": {Result: "passed", Confidence: 0.93}}},
 			Metadata: map[string]any{}}
 		if event == EventVerificationReviewRequired {
-			d.Status, d.Result.Decision, d.DecisionReasons = "review", "review", []string{"face_low_confidence"}
+			d.Status, d.Result.Decision, d.Confidence = "review", "review", 0.68
+			d.Result.Checks["face_matching"] = CheckSummary{Result: "review", Confidence: 0.68}
 		}
 		return d
 	case EventVerificationFailed:
@@ -234,17 +234,15 @@ func SampleData(event string, now time.Time) any {
 	case EventVerificationTimeout:
 		return VerificationTimeout{VerificationID: "0123456789abcdef0123456789abcdef", WorkflowID: "wf-test", ClientID: "client-test", RequestID: "req-test", TimeoutMS: 120000, ElapsedMS: 120003}
 	case EventWorkflowCreated, EventWorkflowUpdated, EventWorkflowActivated, EventWorkflowDeactivated:
-		d := WorkflowChanged{WorkflowID: "wf-test", Name: "Test workflow", ClientID: "client-test", Status: "active", Version: 1}
+		d := WorkflowChanged{WorkflowID: "wf-test", WorkflowName: "Test workflow", ClientID: "client-test", Status: "active"}
 		if event == EventWorkflowDeactivated {
-			d.Status, d.PreviousStatus = "archived", "active"
-		} else if event == EventWorkflowActivated {
-			d.PreviousStatus = "archived"
+			d.Status = "archived"
 		}
 		return d
 	case EventUnitsLowBalance:
 		return UnitsLowBalance{CurrentBalance: 40, Threshold: 50, EstimatedVerificationsRemaining: 8, ProjectedDepletionDate: now.AddDate(0, 0, 3).UTC().Format("2006-01-02")}
 	case EventUnitsDepleted:
-		return UnitsDepleted{CurrentBalance: 0, LastDebit: 5, VerificationID: "0123456789abcdef0123456789abcdef"}
+		return UnitsDepleted{CurrentBalance: 1, MinimumVerificationCost: 2}
 	case EventDeliveryFailed:
 		return DeliveryFailed{WebhookID: "wh_test", WebhookName: "Test", DeliveryID: "dlv_test", Event: EventVerificationCompleted, EventID: "evt_test", Attempts: 3, LastResponseCode: 500, Error: "HTTP 500", FailureCount: 1}
 	case EventClientCreditsLow:
