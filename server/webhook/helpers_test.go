@@ -214,3 +214,5 @@ func poolOf(tb testing.TB, pemText []byte) *x509.CertPool {
 	}
 	return p
 }
+
+func timeNow() time.Time { return time.Now() }
