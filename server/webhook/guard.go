@@ -20,9 +20,15 @@ type AddressError struct {
 	Host   string
 	Addr   netip.Addr
 	Reason string
+	// AtConnect is set when the dialer refused the connection (the name
+	// passed validation, or was not validated, but leads there now).
+	AtConnect bool
 }
 
 func (e *AddressError) Error() string {
+	if e.AtConnect {
+		return fmt.Sprintf("webhook: connection to %s refused: %s is %s, which is not publicly reachable", e.Host, e.Addr, e.Reason)
+	}
 	return fmt.Sprintf("webhook: %s resolves to %s (%s), which is not publicly reachable", e.Host, e.Addr, e.Reason)
 }
 
@@ -149,7 +155,7 @@ func (g *Guard) control(network, address string, _ syscall.RawConn) error {
 		return fmt.Errorf("webhook: dialing %s: %w", address, err)
 	}
 	if r := ForbiddenReason(ap.Addr()); r != "" {
-		return &AddressError{Host: address, Addr: ap.Addr().Unmap(), Reason: r}
+		return &AddressError{Host: address, Addr: ap.Addr().Unmap(), Reason: r, AtConnect: true}
 	}
 	return nil
 }
