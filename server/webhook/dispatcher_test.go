@@ -238,3 +238,59 @@ func TestInactiveWebhookGetsNothing(t *testing.T) {
 	e.step(t)
 	assert.Empty(t, rc.requests(), "events before activation are not subscribed")
 }
+
+// TestEditDoesNotDisturbPendingDeliveries: a retrying delivery keeps its
+// id, payload and schedule across an edit, and its next attempt uses the
+// edited URL.
+func TestEditDoesNotDisturbPendingDeliveries(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	broken := newReceiver(t, always(502))
+	fixed := newReceiver(t, always(200))
+	w := e.hook(t, broken, "k", webhook.EventUnitsDepleted)
+	e.emit(t, webhook.EventUnitsDepleted, map[string]any{"current_balance": 0})
+	e.step(t)
+	require.Len(t, broken.requests(), 1)
+
+	w.URL = fixed.URL + "/v2"
+	w.CACertificate = fixed.CAPEM
+	w.Name = "renamed"
+	require.NoError(t, e.db.UpdateWebhook(ctx, w))
+	e.step(t)
+	assert.Empty(t, fixed.requests(), "the schedule is unchanged: not before 2 s")
+	e.clock.Advance(2 * time.Second)
+	e.step(t)
+	got := fixed.requests()
+	require.Len(t, got, 1)
+	first := broken.requests()[0]
+	assert.Equal(t, first.Header.Get("X-Delivery-ID"), got[0].Header.Get("X-Delivery-ID"))
+	assert.Equal(t, first.Body, got[0].Body)
+	ds, err := e.db.Deliveries(ctx, w.ID, 0)
+	require.NoError(t, err)
+	assert.Equal(t, webhook.DeliverySuccess, ds[0].Status)
+	assert.Equal(t, 2, ds[0].Attempts)
+}
+
+// TestFailureNoticesDoNotChain: two failing webhooks subscribed to
+// webhook.delivery.failed do not notify each other without end.
+func TestFailureNoticesDoNotChain(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	a := newReceiver(t, always(400))
+	b := newReceiver(t, always(400))
+	wa := e.hook(t, a, "k", webhook.EventVerificationFailed, webhook.EventDeliveryFailed)
+	wb := e.hook(t, b, "k", webhook.EventDeliveryFailed)
+	e.emit(t, webhook.EventVerificationFailed, map[string]any{})
+	for range 5 {
+		e.step(t)
+	}
+	// a fails the event; b gets (and fails) the notice about a; nobody
+	// hears about b's failure, and a never hears about its own.
+	assert.Len(t, a.requests(), 1)
+	assert.Len(t, b.requests(), 1)
+	for _, w := range []webhook.Webhook{wa, wb} {
+		got, err := e.db.Webhook(ctx, w.ID)
+		require.NoError(t, err)
+		assert.Equal(t, int64(1), got.FailureCount)
+	}
+}
