@@ -115,10 +115,14 @@ type Store interface {
 
 	// CreateWorkflow stores w; ErrConflict when the client already has a
 	// workflow of that name.
-	CreateWorkflow(ctx context.Context, w Workflow) error
+	// events (workflow.created) are written to the outbox in the same
+	// transaction.
+	CreateWorkflow(ctx context.Context, w Workflow, events ...Event) error
 	Workflow(ctx context.Context, id string) (Workflow, error)
 	// UpdateWorkflow replaces the definition and status and bumps Version.
-	UpdateWorkflow(ctx context.Context, w Workflow) (Workflow, error)
+	// events (workflow.updated, .activated, .deactivated) are written to
+	// the outbox in the same transaction.
+	UpdateWorkflow(ctx context.Context, w Workflow, events ...Event) (Workflow, error)
 	ListWorkflows(ctx context.Context, clientID string) ([]Workflow, error)
 
 	// Verification returns the stored verification of (client, request id):

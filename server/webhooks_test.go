@@ -376,3 +376,31 @@ func TestEventDataShapes(t *testing.T) {
 		assert.True(t, bytes.HasPrefix(raw, []byte("{")), name)
 	}
 }
+
+// TestWorkflowEventsAreTransactional: a workflow change that fails writes
+// no event; one that succeeds writes exactly its event.
+func TestWorkflowEventsAreTransactional(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	before := len(e.events()[webhook.EventWorkflowCreated])
+	_, err := e.admin.CreateWorkflow(ctx, e.client.ID, e.secret, idv.Workflow{Name: e.wfOCR.Definition.Name,
+		DocumentTypes: []string{"kenya_national_id"}, Checks: []idv.CheckSpec{{Name: idv.CheckOCR}}})
+	require.ErrorIs(t, err, server.ErrWorkflowName)
+	assert.Len(t, e.events()[webhook.EventWorkflowCreated], before, "no event for a refused workflow")
+
+	def := e.wfFace.Definition
+	def.Name = e.wfOCR.Definition.Name // taken
+	_, err = e.admin.EditWorkflow(ctx, e.wfFace.ID, def)
+	require.Error(t, err)
+	assert.Empty(t, e.events()[webhook.EventWorkflowUpdated])
+
+	def.Name = "Renamed"
+	_, err = e.admin.EditWorkflow(ctx, e.wfFace.ID, def)
+	require.NoError(t, err)
+	evs := e.events()[webhook.EventWorkflowUpdated]
+	require.Len(t, evs, 1)
+	var d webhook.WorkflowChanged
+	require.NoError(t, json.Unmarshal(evs[0].Data, &d))
+	assert.Equal(t, webhook.WorkflowChanged{WorkflowID: e.wfFace.ID, WorkflowName: "Renamed", ClientID: e.client.ID, Status: "active"}, d)
+	assert.Equal(t, e.org.ID, evs[0].OrganisationID)
+}
