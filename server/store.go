@@ -135,7 +135,9 @@ type Store interface {
 	// written to the outbox in the same transaction.
 	ClaimVerification(ctx context.Context, c Claim, events ...Event) error
 	// ReleaseClaim drops a pending claim whose verification did not complete.
-	ReleaseClaim(ctx context.Context, id string) error
+	// events are written to the outbox in the same transaction when the
+	// claim was still pending (verification.timeout).
+	ReleaseClaim(ctx context.Context, id string, events ...Event) error
 	// CompleteVerification stores the result, debits the claimed units and
 	// writes the outbox events in one transaction. events is called inside
 	// the transaction with the organisation as it was before the debit and

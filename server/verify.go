@@ -469,7 +469,10 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 	select {
 	case s.workers <- struct{}{}:
 	case <-timer.C:
-		s.timeoutEvent(ctx, claim, s.cfg.QueueTimeout, time.Since(waitStart))
+		// Released here so verification.timeout commits with the release.
+		if err := s.store.ReleaseClaim(context.WithoutCancel(ctx), claim.ID, timeoutEvent(claim, s.cfg.QueueTimeout, time.Since(waitStart))); err != nil {
+			s.log.ErrorContext(ctx, "release claim failed", "request_id", requestIDFrom(ctx), "error", err)
+		}
 		return nil, apiErr(CodeBusy, "no verification worker became free in time; retry once")
 	case <-ctx.Done():
 		return nil, apiErr(CodeBusy, "the request ended before a verification worker became free")
@@ -498,8 +501,9 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 			return u, nil
 		},
 	})
+	var late []Event
 	if errors.Is(runCtx.Err(), context.DeadlineExceeded) {
-		s.timeoutEvent(ctx, claim, runLimit, time.Since(runStart))
+		late = append(late, timeoutEvent(claim, runLimit, time.Since(runStart)))
 	}
 	cancel()
 	<-s.workers
@@ -525,7 +529,7 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 	if err != nil {
 		used = 0
 	}
-	events := s.resultEvents(wf, res, in, used)
+	events := withEvents(s.resultEvents(wf, res, in, used), late...)
 	if _, err := s.store.CompleteVerification(context.WithoutCancel(ctx), v, events); err != nil {
 		s.log.ErrorContext(ctx, "complete verification failed", "request_id", requestIDFrom(ctx), "error", err)
 		return nil, apiErr(CodeInternal, "storing the verification failed; nothing was billed")

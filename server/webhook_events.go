@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"time"
 
@@ -31,25 +30,24 @@ func creditsLowEvent(org int64, clientID, workflowID string, before, after, cost
 	return Event{EventID: idv.NewRequestID(), Event: webhook.EventClientCreditsLow, OrganisationID: org, Data: data}, true
 }
 
-// timeoutEvent records verification.timeout: the verification did not run
-// within its time limit (no worker became free before the queue timeout,
-// or the checks ran past the run deadline). Nothing is billed for the
-// first; the second completes with the checks that finished, so a
-// verdict event follows.
-func (s *Server) timeoutEvent(ctx context.Context, c Claim, limit, elapsed time.Duration) {
-	ob, ok := s.store.(interface {
-		AddEvents(ctx context.Context, events ...Event) error
-	})
-	if !ok {
-		return
-	}
-	data, err := json.Marshal(webhook.VerificationTimeout{VerificationID: c.ID, WorkflowID: c.WorkflowID, ClientID: c.ClientID,
+// timeoutEvent is verification.timeout: the verification did not run
+// within its time limit. Either no worker became free before the queue
+// timeout (the claim is released with the event, nothing billed) or the
+// checks ran past the run deadline (the verification completes with the
+// checks that finished, and the event commits with the result, beside its
+// verdict event).
+func timeoutEvent(c Claim, limit, elapsed time.Duration) Event {
+	data, _ := json.Marshal(webhook.VerificationTimeout{VerificationID: c.ID, WorkflowID: c.WorkflowID, ClientID: c.ClientID,
 		RequestID: c.RequestID, TimeoutMS: limit.Milliseconds(), ElapsedMS: elapsed.Milliseconds()})
-	if err != nil {
-		return
+	return Event{EventID: idv.NewRequestID(), Event: webhook.EventVerificationTimeout, OrganisationID: c.OrganisationID, Data: data}
+}
+
+// withEvents adds extra events to those a completion writes.
+func withEvents(f func(Organisation, int64) []Event, extra ...Event) func(Organisation, int64) []Event {
+	if len(extra) == 0 {
+		return f
 	}
-	ev := Event{EventID: idv.NewRequestID(), Event: webhook.EventVerificationTimeout, OrganisationID: c.OrganisationID, Data: data}
-	if err := ob.AddEvents(context.WithoutCancel(ctx), ev); err != nil {
-		s.log.ErrorContext(ctx, "recording verification.timeout", "request_id", requestIDFrom(ctx), "error", err)
+	return func(before Organisation, after int64) []Event {
+		return append(f(before, after), extra...)
 	}
 }

@@ -436,9 +436,23 @@ func (db *DB) ClaimVerification(ctx context.Context, c server.Claim, events ...s
 }
 
 // ReleaseClaim deletes a pending claim.
-func (db *DB) ReleaseClaim(ctx context.Context, id string) error {
-	_, err := db.w.ExecContext(ctx, "DELETE FROM verifications WHERE id = ? AND state = 'pending'", id)
-	return err
+func (db *DB) ReleaseClaim(ctx context.Context, id string, events ...server.Event) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, "DELETE FROM verifications WHERE id = ? AND state = 'pending'", id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil // already released or completed: nothing happened
+		}
+		now := db.stamp()
+		for _, e := range events {
+			if err := insertEvent(ctx, tx, e, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // CompleteVerification stores the result, debits the units and writes the
