@@ -18,6 +18,7 @@ import (
 	"github.com/tambua/tambua/server"
 	"github.com/tambua/tambua/server/files"
 	"github.com/tambua/tambua/server/sqlite"
+	"github.com/tambua/tambua/server/webhook"
 )
 
 func init() {
@@ -112,6 +113,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return Usagef("%v", err)
 	}
+	wh.dispatcher.Metrics = webhook.NewMetrics(srv.Metrics())
 	if demo != nil {
 		printDemo(env, demo, *baseURL)
 	}

@@ -30,6 +30,8 @@ type Dispatcher struct {
 	Workers int
 	// Poll is the longest wait between two passes (1 s when zero).
 	Poll time.Duration
+	// Metrics, when set, count attempts and final statuses.
+	Metrics *Metrics
 
 	wakeOnce sync.Once
 	wake     chan struct{}
@@ -244,6 +246,7 @@ func (d *Dispatcher) deliver(ctx context.Context, dl Delivery) error {
 	if err != nil {
 		return err
 	}
+	d.Metrics.observe(a, dl.Status, res.Paused)
 	d.log().Info("webhook attempt", "webhook_id", w.ID, "delivery_id", dl.ID, "event", dl.Event,
 		"attempt", dl.Attempts, "status", dl.Status, "code", a.StatusCode, "ms", a.Duration.Milliseconds())
 	if res.Paused {

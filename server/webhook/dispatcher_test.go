@@ -126,6 +126,9 @@ func TestRetrySchedule(t *testing.T) {
 	}
 	assert.Equal(t, []string{"Failed", "Retrying", "Retrying"}, statuses, "newest first")
 
+	assert.Equal(t, 3.0, e.metric(t, "tambua_webhook_attempts_total", "outcome", "http_error"))
+	assert.Equal(t, 1.0, e.metric(t, "tambua_webhook_deliveries_total", "status", "failed_permanent"))
+
 	// webhook.delivery.failed reached the subscribed watcher.
 	wr := watcher.requests()
 	require.Len(t, wr, 1)

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 	"github.com/tambua/tambua/server"
 	"github.com/tambua/tambua/server/sqlite"
@@ -150,6 +151,7 @@ type env struct {
 	clock  *fakeClock
 	mailer *webhook.DevMailer
 	d      *webhook.Dispatcher
+	reg    *prometheus.Registry
 }
 
 func newEnv(tb testing.TB) *env {
@@ -165,10 +167,10 @@ func newEnvAt(tb testing.TB, path string) *env {
 	tb.Cleanup(func() { db.Close() })
 	org, err := db.CreateOrganisation(ctx, "Acme")
 	require.NoError(tb, err)
-	e := &env{db: db, org: org.ID, clock: newClock(), mailer: &webhook.DevMailer{}}
+	e := &env{db: db, org: org.ID, clock: newClock(), mailer: &webhook.DevMailer{}, reg: prometheus.NewRegistry()}
 	sender := webhook.NewSender(identity(tb), &webhook.Guard{AllowPrivate: true})
 	e.d = &webhook.Dispatcher{Store: db, Sender: sender, Mailer: e.mailer, Now: e.clock.Now, AlertTo: "ops@example.com",
-		Logger: slog.New(slog.DiscardHandler)}
+		Logger: slog.New(slog.DiscardHandler), Metrics: webhook.NewMetrics(e.reg)}
 	return e
 }
 
@@ -216,3 +218,23 @@ func poolOf(tb testing.TB, pemText []byte) *x509.CertPool {
 }
 
 func timeNow() time.Time { return time.Now() }
+
+// metric returns the value of a counter series from the env's registry.
+func (e *env) metric(tb testing.TB, name, label, value string) float64 {
+	tb.Helper()
+	mfs, err := e.reg.Gather()
+	require.NoError(tb, err)
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, lp := range m.GetLabel() {
+				if lp.GetName() == label && lp.GetValue() == value {
+					return m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return 0
+}
