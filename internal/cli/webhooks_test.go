@@ -21,7 +21,7 @@ import (
 )
 
 // run runs one tambua command line and returns its exit status and output.
-func runCLI(t *testing.T, args ...string) (int, string, string) {
+func runWH(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
@@ -51,15 +51,15 @@ func TestWebhooksCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if code, _, stderr := runCLI(t, "org", "create", "--data", data, "--name", "Acme"); code != 0 {
+	if code, _, stderr := runWH(t, "org", "create", "--data", data, "--name", "Acme"); code != 0 {
 		t.Fatal(stderr)
 	}
 	create := []string{"webhooks", "create", "--data", data, "--org", "1", "--name", "Hook", "--url", rc.URL + "/in",
 		"--ca-file", caFile, "--secret", "s3cret", "--events", "verification.completed, units.depleted", "--method", "PUT", "--header", "X-Version: 9"}
-	if code, _, stderr := runCLI(t, create...); code != ExitBadInput || !strings.Contains(stderr, "not publicly reachable") {
+	if code, _, stderr := runWH(t, create...); code != ExitBadInput || !strings.Contains(stderr, "not publicly reachable") {
 		t.Fatalf("private URL without --allow-private: exit %d, %s", code, stderr)
 	}
-	code, out, stderr := runCLI(t, append(create, "--allow-private")...)
+	code, out, stderr := runWH(t, append(create, "--allow-private")...)
 	if code != 0 {
 		t.Fatal(stderr)
 	}
@@ -96,7 +96,7 @@ func TestWebhooksCLI(t *testing.T) {
 		{[]string{"webhooks", "list"}, ExitBadInput, ""},
 	}
 	for _, s := range steps {
-		code, out, stderr := runCLI(t, append(s.args, "--data", data)...)
+		code, out, stderr := runWH(t, append(s.args, "--data", data)...)
 		if code != s.code || !strings.Contains(out, s.want) {
 			t.Errorf("%v: exit %d (want %d), out %q, err %q", s.args, code, s.code, out, stderr)
 		}
@@ -106,15 +106,15 @@ func TestWebhooksCLI(t *testing.T) {
 	}
 
 	// A logged attempt, exported as CSV.
-	_, out, _ = runCLI(t, "webhooks", "logs", w.ID, "--data", data, "--format", "csv")
+	_, out, _ = runWH(t, "webhooks", "logs", w.ID, "--data", data, "--format", "csv")
 	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	if err != nil || len(rows) != 1 || rows[0][0] != "timestamp" {
 		t.Fatalf("empty log as CSV: %q %v", out, err)
 	}
-	if code, out, _ := runCLI(t, "webhooks", "delete", w.ID, "--data", data); code != 0 || !strings.Contains(out, w.ID) {
+	if code, out, _ := runWH(t, "webhooks", "delete", w.ID, "--data", data); code != 0 || !strings.Contains(out, w.ID) {
 		t.Fatalf("delete: %d %s", code, out)
 	}
-	if code, _, _ := runCLI(t, "webhooks", "show", w.ID, "--data", data); code != ExitBadInput {
+	if code, _, _ := runWH(t, "webhooks", "show", w.ID, "--data", data); code != ExitBadInput {
 		t.Fatalf("show after delete: exit %d", code)
 	}
 }
