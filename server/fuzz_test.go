@@ -6,7 +6,11 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
+
+	"github.com/golang-jwt/jwt/v5"
+	"time"
 )
 
 // FuzzUploadMessage drives the /upload message parser: it must never
@@ -119,6 +123,68 @@ func FuzzPostdataEnvelope(f *testing.F) {
 			if aerr != nil && HTTPStatus(aerr.Code) == http.StatusInternalServerError {
 				t.Fatalf("internal error on outside input: %v", aerr)
 			}
+		}
+	})
+}
+
+// FuzzTokenParse feeds arbitrary bearer tokens to the parser: it must never
+// panic, and anything it accepts must carry exactly the claims of a token
+// the server signed.
+func FuzzTokenParse(f *testing.F) {
+	now := func() time.Time { return time.Unix(1_800_000_000, 0) }
+	tk := tokens{key: bytes.Repeat([]byte{7}, 32), now: now}
+	// Fixed ids: fuzz workers rebuild the seeds in their own processes.
+	exp := jwt.NewNumericDate(now().Add(time.Hour))
+	access, _ := tk.sign(Claims{RegisteredClaims: jwt.RegisteredClaims{Subject: "client-1", ExpiresAt: exp, ID: "a"}, Type: tokenAccess, Org: 1})
+	scoped, _ := tk.sign(Claims{RegisteredClaims: jwt.RegisteredClaims{Subject: "client-1", ExpiresAt: exp, ID: "b"}, Type: tokenAccess, Org: 1, Workflow: "wf-1"})
+	refresh, _ := tk.sign(Claims{RegisteredClaims: jwt.RegisteredClaims{Subject: "client-1", ID: "c"}, Type: tokenRefresh, Org: 1, Workflow: "wf-1"})
+	signed := map[string]bool{}
+	for _, s := range []string{access, scoped, refresh} {
+		f.Add(s)
+		signed[s] = true
+	}
+	f.Add("eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJzdWIiOiJjbGllbnQtMSJ9.")
+	f.Add("a.b.c")
+	f.Add("")
+	want := map[string]Claims{}
+	for s := range signed {
+		for _, typ := range []string{tokenAccess, tokenRefresh} {
+			if c, err := tk.parse(s, typ); err == nil {
+				want[typ+s[:strings.LastIndexByte(s, '.')]] = *c
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		for _, typ := range []string{tokenAccess, tokenRefresh} {
+			c, err := tk.parse(raw, typ)
+			if err != nil {
+				continue
+			}
+			i := strings.LastIndexByte(raw, '.')
+			w, ok := want[typ+raw[:i]]
+			if !ok || w.Subject != c.Subject || w.Org != c.Org || w.Workflow != c.Workflow || w.Type != c.Type {
+				t.Fatalf("accepted a token the server did not sign: %q", raw)
+			}
+		}
+	})
+}
+
+// FuzzDataURL drives the data URL decoder of /v1/verify and the SDK.
+func FuzzDataURL(f *testing.F) {
+	for _, s := range []string{"data:image/jpeg;base64,/9j/4AAQ", "data:image/png;base64,iVBORw0KGgo=", "data:text/plain,hi",
+		"data:image/jpeg;base64,", "data:image/jpeg;base64,@@", "https://x/y.jpg", "data:image/jpeg;base64,AAA"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		data, aerr := decodeDataURL("f", s, 1<<16)
+		if aerr != nil {
+			if _, ok := ErrorCodes()[aerr.Code]; !ok {
+				t.Fatalf("undocumented code %d", aerr.Code)
+			}
+			return
+		}
+		if len(data) > 1<<16+3 {
+			t.Fatalf("decoded %d bytes past the limit", len(data))
 		}
 	})
 }

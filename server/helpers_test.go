@@ -10,6 +10,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"io"
+	"log/slog"
 	"math"
 	"math/rand/v2"
 	"mime/multipart"
@@ -185,11 +186,14 @@ func pngBytes(t testing.TB, img image.Image) []byte {
 // env is one server on a data folder, with an organisation, a client and
 // two workflows (OCR only; OCR and face matching).
 type env struct {
-	t      *testing.T
-	dir    string
-	limits server.Limits
-	clock  atomic.Int64 // offset from real time, in nanoseconds
-	ocr    *ocrStandIn
+	t     testing.TB
+	dir   string
+	clock atomic.Int64 // offset from real time, in nanoseconds
+	ocr   *ocrStandIn
+	logs  *syncBuffer
+	// configure and extra adjust the server config and add checks.
+	configure func(*server.Config)
+	extra     []idv.Check
 
 	db     *sqlite.DB
 	srv    *server.Server
@@ -214,13 +218,20 @@ func (e *env) keys() server.Keys {
 
 func (e *env) now() time.Time { return time.Now().Add(time.Duration(e.clock.Load())) }
 
-func newEnv(t *testing.T, limits ...server.Limits) *env {
+func newEnv(t testing.TB, limits ...server.Limits) *env {
 	t.Helper()
-	e := &env{t: t, dir: t.TempDir(), ocr: &ocrStandIn{}}
-	e.limits = server.DefaultLimits
+	lim := server.DefaultLimits
 	if len(limits) > 0 {
-		e.limits = limits[0]
+		lim = limits[0]
 	}
+	return newEnvWith(t, func(c *server.Config) { c.Limits = lim })
+}
+
+// newEnvWith builds an env whose server config is adjusted by configure
+// and whose engine also has the extra checks.
+func newEnvWith(t testing.TB, configure func(*server.Config), extra ...idv.Check) *env {
+	t.Helper()
+	e := &env{t: t, dir: t.TempDir(), ocr: &ocrStandIn{}, logs: &syncBuffer{}, configure: configure, extra: extra}
 	e.start()
 	ctx := context.Background()
 	var err error
@@ -255,13 +266,20 @@ func (e *env) start() {
 	must(t, err)
 	keys, err := server.LoadKeys(ctx, db)
 	must(t, err)
+	// As tambua serve does at start.
+	_, err = db.ReleaseClaimsBefore(ctx, time.Now())
+	must(t, err)
 	fs, err := files.Open(filepath.Join(e.dir, "files"))
 	must(t, err)
 	defs := docdefs.Default()
-	e.engine = idv.New(idv.WithDefinitions(defs), idv.WithChecks(e.ocr, faceStandIn{}))
+	e.engine = idv.New(idv.WithDefinitions(defs), idv.WithChecks(append([]idv.Check{e.ocr, faceStandIn{}}, e.extra...)...))
 	var h http.Handler
 	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
-	srv, err := server.New(server.Config{BaseURL: ts.URL, Limits: e.limits, Now: e.now, QueueTimeout: 60 * time.Second}, db, fs, e.engine, defs, keys)
+	cfg := server.Config{BaseURL: ts.URL, Limits: server.DefaultLimits, Now: e.now, Logger: slog.New(slog.NewJSONHandler(e.logs, nil))}
+	if e.configure != nil {
+		e.configure(&cfg)
+	}
+	srv, err := server.New(cfg, db, fs, e.engine, defs, keys)
 	must(t, err)
 	h = srv
 	e.db, e.srv, e.ts, e.http = db, srv, ts, ts.Client()
@@ -483,4 +501,22 @@ func (e *env) get(rawURL string) response {
 	req, err := http.NewRequest(http.MethodGet, rawURL, nil)
 	must(e.t, err)
 	return e.do(req)
+}
+
+// syncBuffer is a bytes.Buffer safe for the concurrent writes of a logger.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

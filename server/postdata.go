@@ -106,18 +106,22 @@ func (e *envelope) int(name string) (int64, bool) {
 // access token.
 type postdataOp struct {
 	auth bool
-	run  func(s *Server, ctx context.Context, p *Principal, env *envelope) (any, *APIError)
+	run  func(s *Server, r *http.Request, p *Principal, env *envelope) (any, *APIError)
 }
 
 var postdataOps = map[[2]string]postdataOp{
-	{MenuAuth, "generateAccessToken"}: {run: func(s *Server, ctx context.Context, _ *Principal, env *envelope) (any, *APIError) {
-		return s.generateAccessToken(ctx, env)
+	{MenuAuth, "generateAccessToken"}: {run: func(s *Server, r *http.Request, _ *Principal, env *envelope) (any, *APIError) {
+		return s.generateAccessToken(r.Context(), r, env)
 	}},
-	{MenuAuth, "refreshAccessToken"}: {run: func(s *Server, ctx context.Context, _ *Principal, env *envelope) (any, *APIError) {
-		return s.refreshAccessToken(ctx, env)
+	{MenuAuth, "refreshAccessToken"}: {run: func(s *Server, r *http.Request, _ *Principal, env *envelope) (any, *APIError) {
+		return s.refreshAccessToken(r.Context(), r, env)
 	}},
-	{MenuFlow, "getWorkflowById"}:      {auth: true, run: (*Server).getWorkflowByID},
-	{MenuVerify, "submitVerification"}: {auth: true, run: (*Server).submitVerification},
+	{MenuFlow, "getWorkflowById"}: {auth: true, run: func(s *Server, r *http.Request, p *Principal, env *envelope) (any, *APIError) {
+		return s.getWorkflowByID(r.Context(), p, env)
+	}},
+	{MenuVerify, "submitVerification"}: {auth: true, run: func(s *Server, r *http.Request, p *Principal, env *envelope) (any, *APIError) {
+		return s.submitVerification(r.Context(), p, env)
+	}},
 }
 
 // handlePostdata is POST /postdata.
@@ -151,7 +155,7 @@ func (s *Server) handlePostdata(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	out, aerr := op.run(s, r.Context(), p, env)
+	out, aerr := op.run(s, r, p, env)
 	if aerr != nil {
 		writeAPIError(w, aerr, rid)
 		return

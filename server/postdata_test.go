@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"net/url"
 	"strings"
 	"testing"
@@ -76,6 +77,19 @@ func TestTokenRateLimit(t *testing.T) {
 		"client_id": e.client.ID, "client_secret": e.secret})
 	assert.Equal(t, 429, p.status)
 	assert.Equal(t, 429, p.code())
+
+	// Spraying client ids does not escape: the address has a limit too
+	// (five times the client's burst).
+	limited := false
+	for range 20 {
+		r := e.form("/oauth/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {idv.NewRequestID()}, "client_secret": {"x"}})
+		if r.status == 429 {
+			limited = true
+			break
+		}
+		require.Equal(t, 401, r.status)
+	}
+	assert.True(t, limited)
 }
 
 func envelope(menu, method string, fields map[string]any) map[string]any {
@@ -320,4 +334,42 @@ func TestHealthzAndMetrics(t *testing.T) {
 		assert.Contains(t, m, want)
 	}
 	assert.NotContains(t, m, e.secret)
+}
+
+// TestLogsKeepSecrets runs every credential and image through the server
+// and checks the JSON log lines name requests without leaking them.
+func TestLogsKeepSecrets(t *testing.T) {
+	e := newEnv(t)
+	front, back := captures(t)
+	gen := e.postJSON("/postdata", "", envelope("auth_config", "generateAccessToken", map[string]any{"client_id": e.client.ID, "client_secret": e.secret}))
+	require.Equal(t, 200, gen.status)
+	tok := gen.str("access_token")
+	ref := e.postJSON("/postdata", "", envelope("auth_config", "refreshAccessToken", map[string]any{"refresh_token": e.wfOCR.RefreshToken, "organisation_id": e.org.ID}))
+	require.Equal(t, 200, ref.status)
+	req := e.uploadRequest(tok, e.uploadMessage(e.wfOCR, nil), part{"front", front}, part{"back", back})
+	req.Header.Set("X-Request-Id", "trace-123")
+	up := e.do(req)
+	require.Equal(t, 200, up.status)
+	assert.Equal(t, "trace-123", up.header.Get("X-Request-Id"))
+	u := up.obj["images"].(map[string]any)["front_id"].(string)
+	require.Equal(t, 200, e.get(u).status)
+	e.get(e.ts.URL + "/nowhere?token=" + tok)
+
+	logs := e.logs.String()
+	sig := strings.Split(strings.TrimPrefix(u, e.ts.URL+"/files/"), "/")[1]
+	for name, secret := range map[string]string{"client secret": e.secret, "access token": tok, "refresh token": e.wfOCR.RefreshToken,
+		"minted access token": ref.str("access_token"), "file signature": sig, "image bytes": string(front[:64])} {
+		assert.NotContains(t, logs, secret, name)
+	}
+	lines := strings.Split(strings.TrimSpace(logs), "\n")
+	require.NotEmpty(t, lines)
+	sawTrace := false
+	for _, l := range lines {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal([]byte(l), &m), l)
+		assert.NotEmpty(t, m["request_id"], l)
+		sawTrace = sawTrace || m["request_id"] == "trace-123"
+	}
+	assert.True(t, sawTrace)
+	assert.Contains(t, logs, `"msg":"verification"`)
 }

@@ -62,11 +62,14 @@ type Config struct {
 	// cores when zero).
 	Workers int
 	// QueueTimeout bounds how long a request waits for a free worker
-	// before it is answered with code 230 (100 s default, inside the
-	// client's 120 s).
+	// before it is answered with code 230 (60 s default: with a typical
+	// 15 to 30 s run, inside the client's 120 s).
 	QueueTimeout time.Duration
-	Limits       Limits
-	Logger       *slog.Logger
+	// RunTimeout bounds one verification's checks (90 s default); a check
+	// still running then is cancelled and counts as could-not-run.
+	RunTimeout time.Duration
+	Limits     Limits
+	Logger     *slog.Logger
 	// Now is the clock (tests).
 	Now func() time.Time
 	// Webhooks serves the webhook API (docs/webhooks.md). When nil and the
@@ -90,6 +93,8 @@ type Server struct {
 	metrics     *metrics
 	workers     chan struct{}
 	limiter     *limiter
+	ipLimiter   *limiter
+	hashing     chan struct{}
 	filesPrefix string
 
 	prepMu   sync.Mutex
@@ -120,7 +125,10 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 		cfg.Workers = runtime.NumCPU()
 	}
 	if cfg.QueueTimeout <= 0 {
-		cfg.QueueTimeout = 100 * time.Second
+		cfg.QueueTimeout = 60 * time.Second
+	}
+	if cfg.RunTimeout <= 0 {
+		cfg.RunTimeout = 90 * time.Second
 	}
 	if cfg.FileURLTTL <= 0 {
 		cfg.FileURLTTL = 24 * time.Hour
@@ -144,13 +152,15 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 	}
 	s := &Server{
 		cfg: cfg, store: st, files: fs, engine: engine, defs: defs, keys: keys,
-		tokens:   tokens{key: keys.Token, now: cfg.Now},
-		log:      cfg.Logger,
-		mux:      http.NewServeMux(),
-		metrics:  newMetrics(),
-		workers:  make(chan struct{}, cfg.Workers),
-		limiter:  newLimiter(cfg.Limits.TokenRate, cfg.Limits.TokenBurst, cfg.Now),
-		prepared: map[string]preparedEntry{},
+		tokens:    tokens{key: keys.Token, now: cfg.Now},
+		log:       cfg.Logger,
+		mux:       http.NewServeMux(),
+		metrics:   newMetrics(),
+		workers:   make(chan struct{}, cfg.Workers),
+		limiter:   newLimiter(cfg.Limits.TokenRate, cfg.Limits.TokenBurst, cfg.Now),
+		ipLimiter: newLimiter(cfg.Limits.TokenRate*ipFactor, cfg.Limits.TokenBurst*ipFactor, cfg.Now),
+		hashing:   make(chan struct{}, 2*runtime.NumCPU()),
+		prepared:  map[string]preparedEntry{},
 	}
 	s.handle("POST /oauth/token", "oauth_token", s.handleOAuthToken)
 	s.handle("POST /postdata", "postdata", s.handlePostdata)
@@ -168,9 +178,9 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 	} else if ws, ok := st.(webhook.Store); ok {
 		s.mountWebhooks(webhook.NewService(ws, webhook.NewSender(nil, &webhook.Guard{})))
 	}
-	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	s.mux.Handle("/", s.instrument("not_found", func(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, apiErr(CodeNotFound, "no such path"), requestIDFrom(r.Context()))
-	})
+	}))
 	return s, nil
 }
 
@@ -189,10 +199,10 @@ func (s *Server) handle(pattern, name string, h http.HandlerFunc) {
 	}
 	// Any other method on a known path gets the error shape, not the
 	// mux's plain text.
-	s.mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+	s.mux.Handle(path, s.instrument(name, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", method)
 		writeAPIError(w, apiErr(CodeNotAllowed, "use %s %s", method, path), requestIDFrom(r.Context()))
-	})
+	}))
 }
 
 // ServeHTTP serves a request.
@@ -278,8 +288,11 @@ func (s *Server) instrument(name string, h http.HandlerFunc) http.Handler {
 		s.metrics.requests.WithLabelValues(name, fmt.Sprint(sw.status)).Inc()
 		s.metrics.latency.WithLabelValues(name).Observe(d.Seconds())
 		path := r.URL.Path
-		if name == "files" {
+		switch {
+		case name == "files":
 			path = "/files/..." // the path carries a signature
+		case name == "not_found":
+			path = "(unknown)" // free text from the caller
 		}
 		s.log.LogAttrs(ctx, slog.LevelInfo, "request",
 			slog.String("request_id", rid), slog.String("method", r.Method), slog.String("path", path),

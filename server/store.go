@@ -138,6 +138,10 @@ type Store interface {
 	// events are written to the outbox in the same transaction when the
 	// claim was still pending (verification.timeout).
 	ReleaseClaim(ctx context.Context, id string, events ...Event) error
+	// ReleaseClaimsBefore drops the pending claims taken before t: at start,
+	// those of a process that stopped mid-verification, which would
+	// otherwise hold units and block their request id for ever.
+	ReleaseClaimsBefore(ctx context.Context, t time.Time) (int64, error)
 	// CompleteVerification stores the result, debits the claimed units and
 	// writes the outbox events in one transaction. events is called inside
 	// the transaction with the organisation as it was before the debit and
@@ -160,4 +164,6 @@ type Store interface {
 type FileStore interface {
 	Put(ctx context.Context, key string, data []byte) error
 	Open(ctx context.Context, key string) (io.ReadSeekCloser, time.Time, error)
+	// Delete removes a file; a missing one is not an error.
+	Delete(ctx context.Context, key string) error
 }

@@ -64,7 +64,7 @@ func (s *Server) handleOAuthToken(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, "invalid_request", "client_id and client_secret are required")
 		return
 	}
-	if ok, retry := s.limiter.allow("client:" + id); !ok {
+	if ok, retry := s.allowToken(r, id); !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(retry))
 		fail(http.StatusTooManyRequests, "temporarily_unavailable", "too many token requests for this client; retry later")
 		return
@@ -91,6 +91,13 @@ var errBadCredentials = errors.New("client authentication failed")
 // clientCredentials checks a client id and secret. Unknown, inactive and
 // wrong-secret clients are one error, found in comparable time.
 func (s *Server) clientCredentials(ctx context.Context, id, secret string) (Client, error) {
+	// Each argon2id check takes 19 MiB: bound how many run at once.
+	select {
+	case s.hashing <- struct{}{}:
+		defer func() { <-s.hashing }()
+	case <-ctx.Done():
+		return Client{}, ctx.Err()
+	}
 	c, err := s.store.Client(ctx, id)
 	if errors.Is(err, ErrNotFound) {
 		CheckSecret(dummyHash, secret)
@@ -106,12 +113,12 @@ func (s *Server) clientCredentials(ctx context.Context, id, secret string) (Clie
 }
 
 // generateAccessToken is auth_config/generateAccessToken.
-func (s *Server) generateAccessToken(ctx context.Context, env *envelope) (any, *APIError) {
+func (s *Server) generateAccessToken(ctx context.Context, r *http.Request, env *envelope) (any, *APIError) {
 	id, secret := env.str("client_id"), env.str("client_secret")
 	if id == "" || secret == "" {
 		return nil, apiErr(CodeInvalidRequest, "client_id and client_secret are required")
 	}
-	if ok, retry := s.limiter.allow("client:" + id); !ok {
+	if ok, retry := s.allowToken(r, id); !ok {
 		e := apiErr(CodeRateLimited, "too many token requests for this client; retry later")
 		e.RetryAfter = retry
 		return nil, e
@@ -137,7 +144,7 @@ func (s *Server) generateAccessToken(ctx context.Context, env *envelope) (any, *
 // a new access token. A workflow's token is accepted only while it is the
 // one stored with an Active workflow, and mints tokens scoped to that
 // workflow.
-func (s *Server) refreshAccessToken(ctx context.Context, env *envelope) (any, *APIError) {
+func (s *Server) refreshAccessToken(ctx context.Context, r *http.Request, env *envelope) (any, *APIError) {
 	raw := env.str("refresh_token")
 	org, orgOK := env.int("organisation_id")
 	if raw == "" || !orgOK {
@@ -147,7 +154,7 @@ func (s *Server) refreshAccessToken(ctx context.Context, env *envelope) (any, *A
 	if err != nil {
 		return nil, apiErr(CodeUnauthorized, "%s", err)
 	}
-	if ok, retry := s.limiter.allow("client:" + c.Subject); !ok {
+	if ok, retry := s.allowToken(r, c.Subject); !ok {
 		e := apiErr(CodeRateLimited, "too many token requests for this client; retry later")
 		e.RetryAfter = retry
 		return nil, e
@@ -175,6 +182,19 @@ func (s *Server) refreshAccessToken(ctx context.Context, env *envelope) (any, *A
 	return tokenResponse{AccessToken: access, RefreshToken: raw, TokenType: "Bearer",
 		ExpiresIn: int(AccessTokenTTL.Seconds()), OrganisationID: c.Org, WorkflowID: c.Workflow}, nil
 }
+
+// allowToken applies the token endpoints' rate limits: per client, and per
+// remote address at ipFactor times the client rate, so that spraying
+// client ids does not escape the limit.
+func (s *Server) allowToken(r *http.Request, clientID string) (bool, int) {
+	if ok, retry := s.ipLimiter.allow("ip:" + remoteIP(r)); !ok {
+		return false, retry
+	}
+	return s.limiter.allow("client:" + clientID)
+}
+
+// ipFactor is how many times the per-client token rate one address gets.
+const ipFactor = 5
 
 // remoteIP is the address of the peer, for rate limits of anonymous calls.
 func remoteIP(r *http.Request) string {

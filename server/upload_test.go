@@ -391,6 +391,9 @@ func TestDataKeptAcrossRestart(t *testing.T) {
 	require.Equal(t, 200, first.status)
 	oldURL := first.obj["images"].(map[string]any)["front_id"].(string)
 
+	// A verification interrupted by the stop: its claim holds 900 units.
+	require.NoError(t, e.db.ClaimVerification(context.Background(), server.Claim{ID: idv.NewID(), ClientID: e.client.ID,
+		OrganisationID: e.org.ID, WorkflowID: e.wfOCR.ID, RequestID: "interrupted", Units: 900}))
 	runs := e.ocr.runs.Load()
 	e.restart()
 	assert.EqualValues(t, 998, e.balance())
@@ -402,9 +405,37 @@ func TestDataKeptAcrossRestart(t *testing.T) {
 	assert.Equal(t, front, e.get(e.ts.URL+oldPath).body)
 	assert.EqualValues(t, 998, e.balance())
 	assert.Equal(t, runs, e.ocr.runs.Load(), "the restarted server ran nothing")
+
+	// The interrupted claim was released: its request id runs, and its
+	// 900 units are free (996 left after this run).
+	r := e.upload(tok, e.uploadMessage(e.wfOCR, map[string]any{"request_id": "interrupted"}), part{"front", front}, part{"back", back})
+	require.Equal(t, 200, r.status, string(r.body))
+	assert.EqualValues(t, 996, e.balance())
+	cl := server.Claim{ID: idv.NewID(), ClientID: e.client.ID, OrganisationID: e.org.ID, WorkflowID: e.wfOCR.ID, RequestID: "big", Units: 996}
+	require.NoError(t, e.db.ClaimVerification(context.Background(), cl))
+
 	wf, err := e.db.Workflow(context.Background(), e.wfFace.ID)
 	require.NoError(t, err)
 	assert.Equal(t, e.wfFace.RefreshToken, wf.RefreshToken)
+}
+
+func TestMetadataTypesCheckedBeforeStoring(t *testing.T) {
+	e := newEnv(t)
+	def := idv.Workflow{Name: "With metadata", DocumentTypes: []string{"kenya_national_id"},
+		Checks: []idv.CheckSpec{{Name: idv.CheckOCR}}, MetadataFields: map[string]string{"account": "string", "score": "number"}}
+	wf, err := e.admin.CreateWorkflow(context.Background(), e.client.ID, e.secret, def)
+	require.NoError(t, err)
+	front, back := captures(t)
+	tok := e.token()
+	r := e.upload(tok, e.uploadMessage(wf, map[string]any{"metadata": map[string]any{"account": 12}}), part{"front", front}, part{"back", back})
+	assert.Equal(t, 104, r.code(), string(r.body))
+	assert.Zero(t, e.storedFiles())
+	r = e.upload(tok, e.uploadMessage(wf, map[string]any{"metadata": map[string]any{"account": "A-1", "score": 3}}), part{"front", front}, part{"back", back})
+	require.Equal(t, 200, r.status, string(r.body))
+	assert.Equal(t, map[string]any{"account": "A-1", "score": 3.0}, r.obj["metadata"])
+	var data map[string]any
+	require.NoError(t, json.Unmarshal(e.events()["verification.completed"][0].Data, &data))
+	assert.Equal(t, map[string]any{"account": "A-1", "score": 3.0}, data["metadata"])
 }
 
 func TestFileURLs(t *testing.T) {
@@ -450,4 +481,50 @@ func TestMethodNotAllowedAndUnknownPath(t *testing.T) {
 	r = e.get(e.ts.URL + "/nowhere")
 	assert.Equal(t, 404, r.status)
 	assert.Equal(t, 404, r.code())
+}
+
+// gate is a custom check that holds its worker until released.
+type gate struct {
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (g *gate) Name() string { return "gate_check" }
+func (g *gate) Cost() int    { return 1 }
+func (g *gate) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
+	g.entered <- struct{}{}
+	select {
+	case <-g.release:
+		return idv.Passed(1), nil
+	case <-ctx.Done():
+		return idv.Outcome{}, ctx.Err()
+	}
+}
+
+func TestBusyWorkersAnswer230(t *testing.T) {
+	g := &gate{entered: make(chan struct{}, 4), release: make(chan struct{})}
+	e := newEnvWith(t, func(c *server.Config) {
+		c.Workers = 1
+		c.QueueTimeout = 300 * time.Millisecond
+	}, g)
+	wf := e.createWorkflow("Gated", idv.CheckOCR, "gate_check")
+	front, back := captures(t)
+	tok := e.token()
+	first := make(chan response, 1)
+	go func() {
+		first <- e.upload(tok, e.uploadMessage(wf, map[string]any{"request_id": "slow"}), part{"front", front}, part{"back", back})
+	}()
+	<-g.entered // the only worker is busy
+	r := e.upload(tok, e.uploadMessage(wf, map[string]any{"request_id": "queued"}), part{"front", front}, part{"back", back})
+	assert.Equal(t, 503, r.status)
+	assert.Equal(t, 230, r.code())
+	assert.Equal(t, 2, e.storedFiles(), "only the running verification's captures are kept")
+	close(g.release)
+	got := <-first
+	require.Equal(t, 200, got.status, string(got.body))
+	assert.EqualValues(t, 3, got.obj["units_consumed"])
+	assert.EqualValues(t, 1000-3, e.balance(), "the refused request was not billed")
+	// Its claim was released: the same request id runs now.
+	r = e.upload(tok, e.uploadMessage(wf, map[string]any{"request_id": "queued"}), part{"front", front}, part{"back", back})
+	require.Equal(t, 200, r.status, string(r.body))
 }

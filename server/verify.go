@@ -312,6 +312,9 @@ func (s *Server) verify(ctx context.Context, in *verifyInput) ([]byte, *APIError
 	if _, ok := s.defs.Definition(in.config); !ok {
 		return nil, apiErr(CodeUnknownConfig, "unknown config %q", truncate(in.config, 64))
 	}
+	if aerr := checkMetadata(wf.Definition, in.message); aerr != nil {
+		return nil, aerr
+	}
 	prep, aerr := s.prepare(wf)
 	if aerr != nil {
 		return nil, aerr
@@ -364,7 +367,7 @@ func contains(list []string, s string) bool {
 // it is pending. It returns nil, nil when there is none (or the pending one
 // was released).
 func (s *Server) replay(ctx context.Context, in *verifyInput) ([]byte, *APIError) {
-	deadline := s.cfg.Now().Add(s.cfg.QueueTimeout + 2*time.Minute)
+	deadline := s.cfg.Now().Add(s.cfg.QueueTimeout + s.cfg.RunTimeout + 10*time.Second)
 	wait := 50 * time.Millisecond
 	for {
 		v, err := s.store.Verification(ctx, in.clientID, in.requestID)
@@ -447,6 +450,20 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 	for k, v := range in.message {
 		msg[k] = v
 	}
+	completed := false
+	defer func() {
+		if completed {
+			return
+		}
+		// Nothing was billed: keep nothing either.
+		filesMu.Lock()
+		defer filesMu.Unlock()
+		for _, key := range files {
+			if err := s.files.Delete(context.WithoutCancel(ctx), key); err != nil {
+				s.log.WarnContext(ctx, "delete file failed", "request_id", requestIDFrom(ctx), "error", err)
+			}
+		}
+	}()
 	for _, f := range in.files {
 		key := prefix + f.slot + imageExt(f.format)
 		if err := s.files.Put(ctx, key, f.data); err != nil {
@@ -480,7 +497,7 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 	s.metrics.queueWait.Observe(time.Since(waitStart).Seconds())
 	// The checks finish even when the client goes away: the result is
 	// stored and billed once, and a retry with the same request_id gets it.
-	runLimit, runStart := s.cfg.QueueTimeout+20*time.Second, time.Now()
+	runLimit, runStart := s.cfg.RunTimeout, time.Now()
 	runCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), runLimit)
 	res, err := prep.Verify(runCtx, idv.Input{
 		Config: in.config, Images: images, Message: msg, RequestID: in.requestID,
@@ -534,6 +551,7 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 		s.log.ErrorContext(ctx, "complete verification failed", "request_id", requestIDFrom(ctx), "error", err)
 		return nil, apiErr(CodeInternal, "storing the verification failed; nothing was billed")
 	}
+	completed = true
 	s.metrics.verifications.WithLabelValues(string(res.Decision)).Inc()
 	for _, st := range res.PerformanceMetrics.StepTimings {
 		if st.Status != idv.StatusSkipped {
@@ -545,6 +563,31 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 		slog.String("workflow_id", wf.ID), slog.String("verdict", string(res.Decision)),
 		slog.Int64("units", claim.Units), slog.Int64("duration_ms", res.PerformanceMetrics.TotalDurationMS))
 	return body, nil
+}
+
+// checkMetadata applies the workflow's metadata field types before
+// anything is stored (the engine checks them again when it runs).
+func checkMetadata(w idv.Workflow, msg map[string]json.RawMessage) *APIError {
+	raw, ok := msg["metadata"]
+	if !ok || len(w.MetadataFields) == 0 {
+		return nil
+	}
+	var md map[string]any
+	if err := json.Unmarshal(raw, &md); err != nil {
+		return apiErr(CodeInvalidRequest, "metadata must be a JSON object")
+	}
+	for name, typ := range w.MetadataFields {
+		v, present := md[name]
+		if !present {
+			continue
+		}
+		_, isString := v.(string)
+		_, isNumber := v.(float64)
+		if typ == idv.MetadataString && !isString || typ == idv.MetadataNumber && !isNumber {
+			return apiErr(CodeInvalidRequest, "metadata field %s must be a %s", name, typ)
+		}
+	}
+	return nil
 }
 
 // startedEvent is verification.started, written with the claim.

@@ -13,18 +13,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/server"
-	"github.com/tambua/tambua/server/files"
-	"github.com/tambua/tambua/server/sqlite"
 	"github.com/tambua/tambua/server/webhook"
 )
 
@@ -41,32 +37,12 @@ type webhookEnv struct {
 
 func newWebhookEnv(t *testing.T) *webhookEnv {
 	t.Helper()
-	ctx := context.Background()
-	e := &env{t: t, dir: t.TempDir(), ocr: &ocrStandIn{}, limits: server.DefaultLimits}
-	db, err := sqlite.Open(ctx, filepath.Join(e.dir, "tambua.db"))
-	must(t, err)
-	keys, err := server.LoadKeys(ctx, db)
-	must(t, err)
-	fs, err := files.Open(filepath.Join(e.dir, "files"))
-	must(t, err)
-	defs := docdefs.Default()
-	e.engine = idv.New(idv.WithDefinitions(defs), idv.WithChecks(e.ocr, faceStandIn{}))
-	id, err := webhook.DevIdentity(e.dir)
+	id, err := webhook.DevIdentity(t.TempDir())
 	must(t, err)
 	sender := webhook.NewSender(id, &webhook.Guard{AllowPrivate: true})
-	svc := webhook.NewService(db, sender)
-	var h http.Handler
-	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
-	srv, err := server.New(server.Config{BaseURL: ts.URL, Limits: e.limits, Now: e.now, Webhooks: svc}, db, fs, e.engine, defs, keys)
-	must(t, err)
-	h = srv
-	e.db, e.srv, e.ts, e.http = db, srv, ts, ts.Client()
-	e.admin = server.NewAdmin(db, keys)
-	t.Cleanup(e.stop)
-	e.org, err = e.admin.CreateOrganisation(ctx, "Test org")
-	must(t, err)
-	e.client, e.secret, err = e.admin.CreateClient(ctx, e.org.ID, "test")
-	must(t, err)
+	svc := &webhook.Service{Sender: sender}
+	e := newEnvWith(t, func(c *server.Config) { c.Webhooks = svc })
+	svc.Store = e.db
 
 	we := &webhookEnv{env: e, svc: svc, sender: sender, got: make(chan *http.Request, 16)}
 	we.receiver = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -282,31 +258,7 @@ func (s *slowOCR) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 // TestVerificationTimeoutEvent: a request that finds no free worker before
 // the queue timeout is refused with 230 and records verification.timeout.
 func TestVerificationTimeoutEvent(t *testing.T) {
-	ctx := context.Background()
-	e := &env{t: t, dir: t.TempDir(), ocr: &ocrStandIn{}, limits: server.DefaultLimits}
-	db, err := sqlite.Open(ctx, filepath.Join(e.dir, "tambua.db"))
-	must(t, err)
-	keys, err := server.LoadKeys(ctx, db)
-	must(t, err)
-	fs, err := files.Open(filepath.Join(e.dir, "files"))
-	must(t, err)
-	defs := docdefs.Default()
-	e.engine = idv.New(idv.WithDefinitions(defs), idv.WithChecks(&slowOCR{}))
-	var h http.Handler
-	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
-	srv, err := server.New(server.Config{BaseURL: ts.URL, Limits: e.limits, Workers: 1, QueueTimeout: 300 * time.Millisecond}, db, fs, e.engine, defs, keys)
-	must(t, err)
-	h = srv
-	e.db, e.srv, e.ts, e.http = db, srv, ts, ts.Client()
-	e.admin = server.NewAdmin(db, keys)
-	t.Cleanup(e.stop)
-	e.org, err = e.admin.CreateOrganisation(ctx, "Test org")
-	must(t, err)
-	_, err = e.admin.AddUnits(ctx, e.org.ID, 100)
-	must(t, err)
-	e.client, e.secret, err = e.admin.CreateClient(ctx, e.org.ID, "test")
-	must(t, err)
-	e.wfOCR = e.createWorkflow("OCR only", idv.CheckOCR)
+	e := newEnvWith(t, func(c *server.Config) { c.Workers, c.QueueTimeout = 1, 300*time.Millisecond }, &slowOCR{})
 	tok := e.token()
 	front, back := captures(t)
 
@@ -327,7 +279,7 @@ func TestVerificationTimeoutEvent(t *testing.T) {
 	assert.Equal(t, e.wfOCR.ID, d.WorkflowID)
 	assert.Equal(t, int64(300), d.TimeoutMS)
 	assert.GreaterOrEqual(t, d.ElapsedMS, int64(300))
-	assert.Equal(t, int64(98), e.balance(), "the timed-out request is not billed")
+	assert.Equal(t, int64(998), e.balance(), "the timed-out request is not billed")
 }
 
 // TestEventDataShapes: the data the server writes for each event decodes,

@@ -25,8 +25,8 @@ func init() {
 	Register(&Command{Path: "bench upload", Summary: "load a running server with /upload verifications; prints latency percentiles and throughput", Run: runBenchUpload})
 }
 
-// benchSample is one request's outcome.
-type benchSample struct {
+// uploadSample is one request's outcome.
+type uploadSample struct {
 	d      time.Duration
 	status int
 	code   int    // v_field39 of an error body
@@ -73,7 +73,7 @@ func runBenchUpload(ctx context.Context, env *Env, args []string) error {
 	}
 	baseURL := strings.TrimRight(*base, "/")
 	client := &http.Client{Timeout: *timeout, Transport: &http.Transport{MaxIdleConnsPerHost: *conc * 2}}
-	token, err := benchToken(ctx, client, baseURL, *clientID, *secret)
+	token, err := uploadToken(ctx, client, baseURL, *clientID, *secret)
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func runBenchUpload(ctx context.Context, env *Env, args []string) error {
 	runCtx, cancel := context.WithTimeout(ctx, *dur)
 	defer cancel()
 	var mu sync.Mutex
-	var samples []benchSample
+	var samples []uploadSample
 	var wg sync.WaitGroup
 	start := time.Now()
 	for i := 0; i < *conc; i++ {
@@ -95,7 +95,7 @@ func runBenchUpload(ctx context.Context, env *Env, args []string) error {
 		go func() {
 			defer wg.Done()
 			for runCtx.Err() == nil {
-				s := benchOne(ctx, client, baseURL, token, *clientID, *workflow, *config, images)
+				s := uploadOnce(ctx, client, baseURL, token, *clientID, *workflow, *config, images)
 				mu.Lock()
 				samples = append(samples, s)
 				n := len(samples)
@@ -126,10 +126,10 @@ func runBenchUpload(ctx context.Context, env *Env, args []string) error {
 		_ = bar.Finish()
 		fmt.Fprintln(env.Stderr)
 	}
-	return printBench(env, samples, elapsed, *conc)
+	return printUploadBench(env, samples, elapsed, *conc)
 }
 
-func benchToken(ctx context.Context, c *http.Client, base, id, secret string) (string, error) {
+func uploadToken(ctx context.Context, c *http.Client, base, id, secret string) (string, error) {
 	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/oauth/token", strings.NewReader(form.Encode()))
 	if err != nil {
@@ -151,7 +151,7 @@ func benchToken(ctx context.Context, c *http.Client, base, id, secret string) (s
 	return tr.AccessToken, nil
 }
 
-func benchOne(ctx context.Context, c *http.Client, base, token, clientID, workflow, config string, images map[string][]byte) benchSample {
+func uploadOnce(ctx context.Context, c *http.Client, base, token, clientID, workflow, config string, images map[string][]byte) uploadSample {
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	msg, _ := json.Marshal(map[string]any{
@@ -168,18 +168,18 @@ func benchOne(ctx context.Context, c *http.Client, base, token, clientID, workfl
 	_ = mw.Close()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/upload", &body)
 	if err != nil {
-		return benchSample{err: err.Error()}
+		return uploadSample{err: err.Error()}
 	}
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+token)
 	t0 := time.Now()
 	resp, err := c.Do(req)
 	if err != nil {
-		return benchSample{d: time.Since(t0), err: err.Error()}
+		return uploadSample{d: time.Since(t0), err: err.Error()}
 	}
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
 	resp.Body.Close()
-	s := benchSample{d: time.Since(t0), status: resp.StatusCode}
+	s := uploadSample{d: time.Since(t0), status: resp.StatusCode}
 	var out struct {
 		Code  int `json:"v_field39"`
 		Units int `json:"units_consumed"`
@@ -189,8 +189,8 @@ func benchOne(ctx context.Context, c *http.Client, base, token, clientID, workfl
 	return s
 }
 
-// percentile returns the p-th percentile (nearest rank) of sorted values.
-func percentile(sorted []time.Duration, p float64) time.Duration {
+// latencyPercentile returns the p-th latencyPercentile (nearest rank) of sorted values.
+func latencyPercentile(sorted []time.Duration, p float64) time.Duration {
 	if len(sorted) == 0 {
 		return 0
 	}
@@ -199,7 +199,7 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 	return sorted[i]
 }
 
-func printBench(env *Env, samples []benchSample, elapsed time.Duration, conc int) error {
+func printUploadBench(env *Env, samples []uploadSample, elapsed time.Duration, conc int) error {
 	var ok []time.Duration
 	failures := map[string]int{}
 	units := 0
@@ -218,9 +218,9 @@ func printBench(env *Env, samples []benchSample, elapsed time.Duration, conc int
 	w := env.Stdout
 	fmt.Fprintf(w, "requests     %d in %s at concurrency %d\n", len(samples), elapsed.Round(time.Millisecond), conc)
 	fmt.Fprintf(w, "succeeded    %d (%d units)\n", len(ok), units)
-	fmt.Fprintf(w, "latency p50  %s\n", percentile(ok, 50).Round(time.Millisecond))
-	fmt.Fprintf(w, "latency p95  %s\n", percentile(ok, 95).Round(time.Millisecond))
-	fmt.Fprintf(w, "latency p99  %s\n", percentile(ok, 99).Round(time.Millisecond))
+	fmt.Fprintf(w, "latency p50  %s\n", latencyPercentile(ok, 50).Round(time.Millisecond))
+	fmt.Fprintf(w, "latency p95  %s\n", latencyPercentile(ok, 95).Round(time.Millisecond))
+	fmt.Fprintf(w, "latency p99  %s\n", latencyPercentile(ok, 99).Round(time.Millisecond))
 	fmt.Fprintf(w, "throughput   %.2f verifications/s\n", float64(len(ok))/elapsed.Seconds())
 	keys := make([]string, 0, len(failures))
 	for k := range failures {

@@ -49,6 +49,8 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	fs.Var(&sets, "set", "check setting as KEY=VALUE (repeatable; models_dir and lists_dir come from TAMBUA_MODELS and TAMBUA_LISTS)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	hooks := addServeWebhookFlags(fs, env)
+	tlsCert := fs.String("tls-cert", env.Getenv("TAMBUA_TLS_CERT"), "PEM certificate to serve HTTPS (env TAMBUA_TLS_CERT)")
+	tlsKey := fs.String("tls-key", env.Getenv("TAMBUA_TLS_KEY"), "PEM private key of --tls-cert (env TAMBUA_TLS_KEY)")
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
@@ -60,8 +62,11 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return Usagef("--log-level: %v", err)
 	}
 	log := slog.New(slog.NewJSONHandler(env.Stderr, &slog.HandlerOptions{Level: level}))
+	if (*tlsCert == "") != (*tlsKey == "") {
+		return Usagef("--tls-cert and --tls-key go together")
+	}
 	if *baseURL == "" {
-		*baseURL = "http://" + *addr
+		*baseURL = defaultBaseURL(*addr, *tlsCert != "")
 	}
 
 	st, admin, keys, err := openData(ctx, *data)
@@ -102,6 +107,14 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	engine := idv.New(opts...)
 	defer engine.Close()
 
+	// Claims left pending by a previous run that stopped mid-verification
+	// were never billed: release them so their units and request ids are
+	// free again.
+	if n, err := st.ReleaseClaimsBefore(ctx, time.Now()); err != nil {
+		return err
+	} else if n > 0 {
+		log.Warn("released claims of verifications interrupted by the previous stop", "count", n)
+	}
 	demo, err := admin.EnsureDemo(ctx, demoUnits, defs.Configs(), demoChecks())
 	if err != nil {
 		return fmt.Errorf("creating the demo organisation: %w", err)
@@ -125,7 +138,13 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	hs := srv.HTTPServer(*addr)
 	log.Info("listening", "addr", ln.Addr().String(), "base_url", *baseURL, "checks", strings.Join(idv.Registered(), ","))
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() {
+		if *tlsCert != "" {
+			errc <- hs.ServeTLS(ln, *tlsCert, *tlsKey)
+			return
+		}
+		errc <- hs.Serve(ln)
+	}()
 	dctx, stopDispatch := context.WithCancel(ctx)
 	dispatched := make(chan struct{})
 	go func() {
@@ -150,9 +169,27 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	return hs.Shutdown(sctx)
 }
 
+// defaultBaseURL is the address clients on this machine reach addr at.
+func defaultBaseURL(addr string, tls bool) string {
+	scheme := "http://"
+	if tls {
+		scheme = "https://"
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return scheme + addr
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return scheme + net.JoinHostPort(host, port)
+}
+
 // demoChecks are the checks of the demo workflow: OCR extraction and every
 // other catalog check compiled into this build that needs nothing more
-// than the document and a selfie.
+// than the document and a selfie. Sanctions screening is left out: it
+// needs lists the operator installs (tambua lists update), and without
+// them every demo verification would go to review.
 func demoChecks() []string {
 	have := map[string]bool{}
 	for _, n := range idv.Registered() {
@@ -161,7 +198,7 @@ func demoChecks() []string {
 	out := []string{idv.CheckOCR}
 	for _, ci := range idv.Catalog {
 		switch ci.Name {
-		case idv.CheckOCR, idv.CheckAddress, idv.CheckCustomWebhook:
+		case idv.CheckOCR, idv.CheckAddress, idv.CheckCustomWebhook, idv.CheckSanctions:
 			continue
 		}
 		if have[ci.Name] {

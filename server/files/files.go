@@ -118,3 +118,21 @@ func (d *Dir) Open(ctx context.Context, key string) (io.ReadSeekCloser, time.Tim
 	}
 	return f, st.ModTime(), nil
 }
+
+// Delete removes the file under key and the folders it leaves empty.
+func (d *Dir) Delete(ctx context.Context, key string) error {
+	p, err := d.path(key)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("files: %w", err)
+	}
+	// Remove fails on a folder that is not empty, which is what we want.
+	for dir := filepath.Dir(p); dir != d.root && strings.HasPrefix(dir, d.root); dir = filepath.Dir(dir) {
+		if os.Remove(dir) != nil {
+			break
+		}
+	}
+	return nil
+}

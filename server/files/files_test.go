@@ -32,6 +32,24 @@ func TestPutOpen(t *testing.T) {
 	assert.ErrorIs(t, err, server.ErrNotFound, "a folder is not a file")
 }
 
+func TestDelete(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "files")
+	d, err := files.Open(root)
+	require.NoError(t, err)
+	ctx := context.Background()
+	require.NoError(t, d.Put(ctx, "v/a/front.jpg", []byte("1")))
+	require.NoError(t, d.Put(ctx, "v/b/front.jpg", []byte("2")))
+	require.NoError(t, d.Delete(ctx, "v/a/front.jpg"))
+	require.NoError(t, d.Delete(ctx, "v/a/front.jpg"), "deleting twice is fine")
+	_, err = os.Stat(filepath.Join(root, "v", "a"))
+	assert.True(t, os.IsNotExist(err), "the emptied folder is gone")
+	_, _, err = d.Open(ctx, "v/b/front.jpg")
+	assert.NoError(t, err)
+	_, err = os.Stat(root)
+	assert.NoError(t, err, "the root stays")
+	assert.ErrorIs(t, d.Delete(ctx, "../x"), files.ErrBadKey)
+}
+
 func TestKeysCannotEscape(t *testing.T) {
 	root := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(root, "secret"), []byte("s"), 0o600))

@@ -455,6 +455,15 @@ func (db *DB) ReleaseClaim(ctx context.Context, id string, events ...server.Even
 	})
 }
 
+// ReleaseClaimsBefore drops pending claims created before t.
+func (db *DB) ReleaseClaimsBefore(ctx context.Context, t time.Time) (int64, error) {
+	res, err := db.w.ExecContext(ctx, "DELETE FROM verifications WHERE state = 'pending' AND created_at < ?", t.UTC().Format(stampLayout))
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
 // CompleteVerification stores the result, debits the units and writes the
 // events, all or nothing.
 func (db *DB) CompleteVerification(ctx context.Context, v server.Verification, events func(before server.Organisation, after int64) []server.Event) (int64, error) {
