@@ -26,15 +26,15 @@ func nullTS(s sql.NullString) *time.Time {
 
 const webhookColumns = `id, organisation_id, type, name, description, url, method, ca_certificate, secret,
 	headers, events, criteria, request_schema, response_schema, notify_email, status, failure_count,
-	consecutive_failures, created_at, updated_at, last_triggered_at`
+	consecutive_failures, created_at, updated_at, last_triggered_at, activated_at`
 
 func scanWebhook(s scanner) (webhook.Webhook, error) {
 	var w webhook.Webhook
 	var headers, events, criteria, reqSchema, respSchema, created, updated string
-	var last sql.NullString
+	var last, activated sql.NullString
 	err := s.Scan(&w.ID, &w.OrganisationID, &w.Type, &w.Name, &w.Description, &w.URL, &w.Method, &w.CACertificate,
 		&w.Secret, &headers, &events, &criteria, &reqSchema, &respSchema, &w.NotifyEmail, &w.Status, &w.FailureCount,
-		&w.ConsecutiveFailures, &created, &updated, &last)
+		&w.ConsecutiveFailures, &created, &updated, &last, &activated)
 	if errors.Is(err, sql.ErrNoRows) {
 		return w, webhook.ErrNotFound
 	}
@@ -59,7 +59,7 @@ func scanWebhook(s scanner) (webhook.Webhook, error) {
 	if respSchema != "" {
 		w.ResponseSchema = json.RawMessage(respSchema)
 	}
-	w.CreatedAt, w.UpdatedAt, w.LastTriggeredAt = parseStamp(created), parseStamp(updated), nullTS(last)
+	w.CreatedAt, w.UpdatedAt, w.LastTriggeredAt, w.ActivatedAt = parseStamp(created), parseStamp(updated), nullTS(last), nullTS(activated)
 	return w, nil
 }
 
@@ -166,7 +166,7 @@ func oneRow(res sql.Result) error {
 func (db *DB) SetWebhookStatus(ctx context.Context, id, status string) error {
 	q := "UPDATE webhooks SET status = ?, updated_at = ? WHERE id = ?"
 	if status == webhook.StatusActive {
-		q = "UPDATE webhooks SET status = ?, consecutive_failures = 0, updated_at = ? WHERE id = ?"
+		q = "UPDATE webhooks SET status = ?1, consecutive_failures = 0, updated_at = ?2, activated_at = COALESCE(activated_at, ?2) WHERE id = ?3"
 	}
 	res, err := db.w.ExecContext(ctx, q, status, db.stamp(), id)
 	if err != nil {
@@ -323,6 +323,9 @@ func (db *DB) RecordAttempt(ctx context.Context, r webhook.AttemptRecord, events
 			return nil
 		}
 		for _, ev := range events(w) {
+			// Stamped by the database clock, like every outbox event, so
+			// it compares with activation times.
+			ev.CreatedAt = parseStamp(db.stamp())
 			if err := insertOutbox(ctx, tx, ev); err != nil {
 				return err
 			}
@@ -332,7 +335,7 @@ func (db *DB) RecordAttempt(ctx context.Context, r webhook.AttemptRecord, events
 	return rec, err
 }
 
-// InsertOutboxTx writes one event in the caller's transaction.
+// insertOutbox writes one event in the caller's transaction.
 func insertOutbox(ctx context.Context, tx *sql.Tx, ev webhook.OutboxEvent) error {
 	data := string(ev.Data)
 	if data == "" {

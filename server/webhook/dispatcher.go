@@ -161,13 +161,20 @@ func (d *Dispatcher) fanOut(ctx context.Context) error {
 }
 
 // deliveriesFor returns one delivery per subscribed webhook that is active
-// or paused (a paused webhook's deliveries wait for its resume). An
-// inactive webhook receives nothing. A webhook.delivery.failed event is not
+// or paused (a paused webhook's deliveries wait for its resume) and was
+// activated before the event happened. An inactive webhook receives
+// nothing. A webhook.delivery.failed event is not
 // sent to the webhook whose failure it reports.
 func (d *Dispatcher) deliveriesFor(ev OutboxEvent, ws []Webhook) ([]Delivery, error) {
 	var subscribed []Webhook
 	for _, w := range ws {
 		if !w.Subscribed(ev.Event) || w.Status == StatusInactive {
+			continue
+		}
+		// The outbox may be read late (the server was down, or the event
+		// was written by a CLI command): an event from before the webhook
+		// was first activated is not its event.
+		if w.ActivatedAt == nil || w.ActivatedAt.After(ev.CreatedAt) {
 			continue
 		}
 		if ev.Event == EventDeliveryFailed {

@@ -237,9 +237,16 @@ func TestInactiveWebhookGetsNothing(t *testing.T) {
 	require.NoError(t, e.db.SetWebhookStatus(context.Background(), w.ID, webhook.StatusInactive))
 	e.emit(t, webhook.EventWorkflowCreated, map[string]any{})
 	e.step(t)
+	// An event the dispatcher reads only after the activation (the
+	// server was down) is still from before it.
+	e.emit(t, webhook.EventWorkflowCreated, map[string]any{})
+	time.Sleep(2 * time.Millisecond)
 	require.NoError(t, e.db.SetWebhookStatus(context.Background(), w.ID, webhook.StatusActive))
 	e.step(t)
 	assert.Empty(t, rc.requests(), "events before activation are not subscribed")
+	e.emit(t, webhook.EventWorkflowCreated, map[string]any{})
+	e.step(t)
+	assert.Len(t, rc.requests(), 1)
 }
 
 // TestEditDoesNotDisturbPendingDeliveries: a retrying delivery keeps its

@@ -73,6 +73,9 @@ type Webhook struct {
 	CreatedAt           time.Time  `json:"created_at"`
 	UpdatedAt           time.Time  `json:"updated_at"`
 	LastTriggeredAt     *time.Time `json:"last_triggered_at"`
+	// ActivatedAt is the first activation: the webhook receives the events
+	// that happen from then on (held while it is paused).
+	ActivatedAt *time.Time `json:"activated_at"`
 }
 
 // MarshalJSON reports has_secret instead of the secret, which is never

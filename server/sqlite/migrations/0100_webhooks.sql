@@ -22,7 +22,9 @@ CREATE TABLE webhooks (
     consecutive_failures INTEGER NOT NULL DEFAULT 0,
     created_at           TEXT    NOT NULL,
     updated_at           TEXT    NOT NULL,
-    last_triggered_at    TEXT
+    last_triggered_at    TEXT,
+    -- First activation: events from before it are not the webhook's.
+    activated_at         TEXT
 );
 CREATE INDEX webhooks_org ON webhooks(organisation_id);
 
