@@ -233,8 +233,10 @@ func TestAutoPauseAndResume(t *testing.T) {
 func TestInactiveWebhookGetsNothing(t *testing.T) {
 	e := newEnv(t)
 	rc := newReceiver(t, always(200))
-	w := e.hook(t, rc, "k", webhook.EventWorkflowCreated)
-	require.NoError(t, e.db.SetWebhookStatus(context.Background(), w.ID, webhook.StatusInactive))
+	w := webhook.Webhook{ID: webhook.NewWebhookID(), OrganisationID: e.org, Type: webhook.TypeEventNotification,
+		Name: "new", URL: rc.URL, CACertificate: rc.CAPEM, Events: []string{webhook.EventWorkflowCreated}}
+	require.NoError(t, w.Normalize())
+	require.NoError(t, e.db.CreateWebhook(context.Background(), w)) // inactive
 	e.emit(t, webhook.EventWorkflowCreated, map[string]any{})
 	e.step(t)
 	// An event the dispatcher reads only after the activation (the
