@@ -118,3 +118,18 @@ func TestWebhooksCLI(t *testing.T) {
 		t.Fatalf("show after delete: exit %d", code)
 	}
 }
+
+func TestBenchWebhooks(t *testing.T) {
+	code, out, stderr := runWH(t, "bench", "webhooks", "--events", "30", "--webhooks", "2")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, want := range []string{"deliveries  60 (30 events x 2 webhooks)", "throughput", "p95", "per delivery"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if code, _, _ := runWH(t, "bench", "webhooks", "--events", "0"); code != ExitBadInput {
+		t.Errorf("--events 0: exit %d", code)
+	}
+}

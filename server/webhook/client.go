@@ -114,7 +114,7 @@ func (s *Sender) client(caPEM string) (*http.Client, error) {
 		DialContext:           d.DialContext,
 		TLSClientConfig:       tlsConf,
 		ForceAttemptHTTP2:     true,
-		MaxIdleConnsPerHost:   4,
+		MaxIdleConnsPerHost:   16,
 		IdleConnTimeout:       60 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ResponseHeaderTimeout: s.timeout(),
