@@ -1,12 +1,16 @@
 package webhook
 
 import (
+	"errors"
+	"reflect"
+
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/mail"
 	"strings"
 	"time"
+
+	"github.com/go-playground/validator/v10"
 )
 
 // Webhook types.
@@ -52,21 +56,21 @@ func DefaultCriteria() Criteria {
 type Webhook struct {
 	ID             string          `json:"id"`
 	OrganisationID int64           `json:"organisation_id"`
-	Type           string          `json:"type"`
-	Name           string          `json:"name"`
-	Description    string          `json:"description"`
-	URL            string          `json:"url"`
-	Method         string          `json:"method"`
+	Type           string          `json:"type" validate:"oneof=event_notification verification_check"`
+	Name           string          `json:"name" validate:"required,max=255"`
+	Description    string          `json:"description" validate:"max=4096"`
+	URL            string          `json:"url" validate:"required,max=2048,url,startswith=https://"`
+	Method         string          `json:"method" validate:"oneof=POST PUT PATCH"`
 	CACertificate  string          `json:"ca_certificate"`
-	Secret         string          `json:"-"`
-	Headers        []Header        `json:"headers"`
+	Secret         string          `json:"-" validate:"max=512"`
+	Headers        []Header        `json:"headers" validate:"max=20"`
 	Events         []string        `json:"events"`
 	Criteria       *Criteria       `json:"criteria,omitempty"`
 	RequestSchema  json.RawMessage `json:"request_schema,omitempty"`
 	ResponseSchema json.RawMessage `json:"response_schema,omitempty"`
 	// NotifyEmail receives the auto-pause notification; the server's
 	// default recipient is used when it is empty.
-	NotifyEmail         string     `json:"notify_email,omitempty"`
+	NotifyEmail         string     `json:"notify_email,omitempty" validate:"omitempty,max=254,email"`
 	Status              string     `json:"status"`
 	FailureCount        int64      `json:"failure_count"`
 	ConsecutiveFailures int64      `json:"consecutive_failures"`
@@ -165,30 +169,16 @@ func (w *Webhook) Normalize() error {
 				add("%s must be a JSON object", name)
 			}
 		}
-	default:
-		add("type must be %s or %s", TypeEventNotification, TypeVerificationCheck)
 	}
-	if w.Name == "" || len(w.Name) > 255 {
-		add("name is required (1 to 255 characters)")
+	problems, err := fieldProblems(w)
+	if err != nil {
+		return err
 	}
-	if len(w.Description) > 4096 {
-		add("description is longer than 4096 characters")
-	}
-	if w.URL == "" || len(w.URL) > 2048 || !strings.HasPrefix(w.URL, "https://") {
-		add("url is required and must be https (at most 2048 characters)")
-	}
-	switch w.Method {
-	case http.MethodPost, http.MethodPut, http.MethodPatch:
-	default:
-		add("method must be POST, PUT or PATCH")
-	}
+	p = append(p, problems...)
 	if strings.TrimSpace(w.CACertificate) == "" {
 		add("ca_certificate (PEM) is required for mutual TLS")
 	} else if _, _, err := ParseCAPEM([]byte(w.CACertificate)); err != nil {
 		add("ca_certificate: %s", strings.TrimPrefix(err.Error(), "webhook: "))
-	}
-	if len(w.Headers) > 20 {
-		add("at most 20 custom headers")
 	}
 	for i, h := range w.Headers {
 		if !validHeaderName(h.Name) {
@@ -198,14 +188,6 @@ func (w *Webhook) Normalize() error {
 		}
 		if strings.ContainsAny(h.Value, "\r\n\x00") || len(h.Value) > 4096 {
 			add("headers[%d]: value must be one line of at most 4096 bytes", i)
-		}
-	}
-	if len(w.Secret) > 512 {
-		add("secret is longer than 512 characters")
-	}
-	if w.NotifyEmail != "" {
-		if _, err := mail.ParseAddress(w.NotifyEmail); err != nil {
-			add("notify_email is not an email address")
 		}
 	}
 	if w.Status == "" {
@@ -230,4 +212,45 @@ func validHeaderName(s string) bool {
 		}
 	}
 	return true
+}
+
+var validate = func() *validator.Validate {
+	v := validator.New(validator.WithRequiredStructEnabled())
+	// Report JSON names, not Go names.
+	v.RegisterTagNameFunc(func(f reflect.StructField) string {
+		name := strings.SplitN(f.Tag.Get("json"), ",", 2)[0]
+		if name == "-" {
+			return strings.ToLower(f.Name)
+		}
+		return name
+	})
+	return v
+}()
+
+// fieldProblems checks the validator tags of the webhook's fields.
+func fieldProblems(w *Webhook) ([]string, error) {
+	err := validate.Struct(w)
+	if err == nil {
+		return nil, nil
+	}
+	var ves validator.ValidationErrors
+	if !errors.As(err, &ves) {
+		return nil, err
+	}
+	var out []string
+	for _, fe := range ves {
+		switch fe.Tag() {
+		case "required":
+			out = append(out, fe.Field()+" is required")
+		case "max":
+			out = append(out, fmt.Sprintf("%s: at most %s", fe.Field(), fe.Param()))
+		case "oneof":
+			out = append(out, fmt.Sprintf("%s must be one of %s", fe.Field(), strings.ReplaceAll(fe.Param(), " ", ", ")))
+		case "startswith":
+			out = append(out, fe.Field()+" must be https")
+		default:
+			out = append(out, fmt.Sprintf("%s is not a valid %s", fe.Field(), fe.Tag()))
+		}
+	}
+	return out, nil
 }
