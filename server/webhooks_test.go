@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tambua/tambua/checks/webhookcheck"
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/server"
 	"github.com/tambua/tambua/server/webhook"
@@ -356,3 +357,87 @@ func TestWorkflowEventsAreTransactional(t *testing.T) {
 	assert.Equal(t, webhook.WorkflowChanged{WorkflowID: e.wfFace.ID, WorkflowName: "Renamed", ClientID: e.client.ID, Status: "active"}, d)
 	assert.Equal(t, e.org.ID, evs[0].OrganisationID)
 }
+
+// TestCustomWebhookCheckThroughUpload: a workflow with the custom_webhook
+// step, run through /upload, calls the organisation's verification check
+// webhook over mutual TLS, judges its answer by the webhook's criteria and
+// bills the check's 3 units.
+func TestCustomWebhookCheckThroughUpload(t *testing.T) {
+	ctx := context.Background()
+	id, err := webhook.DevIdentity(t.TempDir())
+	must(t, err)
+	sender := webhook.NewSender(id, &webhook.Guard{AllowPrivate: true})
+	svc := &webhook.Service{Sender: sender}
+	caller := &webhook.CheckCaller{Sender: sender}
+	e := newEnvWith(t, func(c *server.Config) { c.Webhooks = svc }, webhookcheck.New(caller))
+	svc.Store, caller.Store = e.db, e.db
+	caller.OrgOf = func(ctx context.Context, clientID string) (int64, error) {
+		c, err := e.db.Client(ctx, clientID)
+		return c.OrganisationID, err
+	}
+
+	answer := make(chan string, 1)
+	var got []byte
+	rc := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got, _ = io.ReadAll(r.Body)
+		if webhook.Verify("k", got, r.Header.Get("X-Service-Signature")) != nil {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		_, _ = io.WriteString(w, <-answer)
+	}))
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(id.CAPEM)
+	rc.TLS = &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool}
+	rc.Config.ErrorLog = log.New(io.Discard, "", 0)
+	rc.StartTLS()
+	defer rc.Close()
+	caPEM := string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: rc.Certificate().Raw}))
+
+	tok := e.token()
+	r := e.call("POST", "/v1/webhooks", tok, map[string]any{"type": "verification_check", "name": "Registry", "url": rc.URL,
+		"ca_certificate": caPEM, "secret": "k", "criteria": map[string]any{"min_threshold": 0.7}})
+	require.Equal(t, 201, r.status, string(r.body))
+	hookID := r.str("id")
+	require.Equal(t, 200, e.call("POST", "/v1/webhooks/"+hookID+"/activate", tok, nil).status)
+
+	wf, err := e.admin.CreateWorkflow(ctx, e.client.ID, e.secret, idv.Workflow{Name: "With registry", DocumentTypes: []string{"kenya_national_id"},
+		Checks: []idv.CheckSpec{{Name: idv.CheckOCR}, {Name: idv.CheckCustomWebhook, Threshold: ptrTo(0.6), Params: map[string]any{"webhook_id": hookID}}}})
+	must(t, err)
+	front, back := captures(t)
+	tests := []struct {
+		answer   string
+		decision string
+		status   string
+	}{
+		{`{"success":true,"score":0.93,"data":{"result":"clear","reason":"not listed"}}`, "accept", "passed"},
+		{`{"success":true,"score":0.65,"data":{"result":"weak"}}`, "review", "review"},
+		{`{"success":false,"score":0.9,"data":{"result":"listed","reason":"registry hit"}}`, "reject", "failed"},
+		{`{"score":0.9}`, "review", "error"},
+	}
+	balance := e.balance()
+	for _, tc := range tests {
+		answer <- tc.answer
+		r := e.upload(tok, e.uploadMessage(wf, nil), part{"front", front}, part{"back", back})
+		require.Equal(t, 200, r.status, string(r.body))
+		assert.Equal(t, tc.decision, r.str("verification_decision"), tc.answer)
+		checks := r.obj["check_results"].([]any)
+		cr := checks[1].(map[string]any)
+		assert.Equal(t, "custom_webhook", cr["name"])
+		assert.Equal(t, tc.status, cr["status"], tc.answer)
+		assert.Equal(t, 3.0, cr["units"])
+		assert.Equal(t, 5.0, r.obj["units_consumed"])
+		balance -= 5
+		assert.Equal(t, balance, e.balance())
+	}
+	var in webhookcheck.Input
+	require.NoError(t, json.Unmarshal(got, &in))
+	assert.Equal(t, wf.ID, in.WorkflowID)
+	assert.Equal(t, e.client.ID, in.ClientID)
+	assert.NotEmpty(t, in.FieldSchema)
+
+	r = e.call("GET", "/v1/webhooks/"+hookID+"/stats", tok, nil)
+	assert.Equal(t, 4.0, r.obj["total_deliveries"], "each call is logged")
+}
+
+func ptrTo[T any](v T) *T { return &v }
