@@ -73,8 +73,8 @@ func apiErr(code int, format string, args ...any) *APIError {
 
 // errorBody is the error object.
 type errorBody struct {
-	Code      int    `json:"v_field39"`
-	Message   string `json:"v_field48"`
+	Code    int    `json:"v_field39"`
+	Message string `json:"v_field48"`
 	// TraceID is the call's X-Request-Id (request_id in the logs), not
 	// the message's request_id.
 	TraceID string `json:"trace_id,omitempty"`
