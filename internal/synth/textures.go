@@ -1,0 +1,204 @@
+package synth
+
+import (
+	"math"
+)
+
+// valueNoise is smooth lattice noise seeded per picture.
+type valueNoise struct {
+	perm [512]uint8
+	vals [256]float32
+}
+
+func newValueNoise(g *rng) *valueNoise {
+	n := &valueNoise{}
+	p := make([]int, 256)
+	for i := range p {
+		p[i] = i
+	}
+	for i := 255; i > 0; i-- {
+		j := g.intn(i + 1)
+		p[i], p[j] = p[j], p[i]
+	}
+	for i := 0; i < 512; i++ {
+		n.perm[i] = uint8(p[i&255])
+	}
+	for i := range n.vals {
+		n.vals[i] = float32(g.float())
+	}
+	return n
+}
+
+func (n *valueNoise) lattice(x, y int) float32 {
+	return n.vals[n.perm[int(n.perm[x&255])+(y&255)]]
+}
+
+// at returns noise in 0..1 at (x, y), lattice spacing 1.
+func (n *valueNoise) at(x, y float64) float32 {
+	xf, yf := math.Floor(x), math.Floor(y)
+	xi, yi := int(xf), int(yf)
+	fx, fy := float32(x-xf), float32(y-yf)
+	fx = fx * fx * (3 - 2*fx)
+	fy = fy * fy * (3 - 2*fy)
+	a := n.lattice(xi, yi)
+	b := n.lattice(xi+1, yi)
+	c := n.lattice(xi, yi+1)
+	d := n.lattice(xi+1, yi+1)
+	top := a + (b-a)*fx
+	bot := c + (d-c)*fx
+	return top + (bot-top)*fy
+}
+
+// fbm sums octaves of noise (about 0..1).
+func (n *valueNoise) fbm(x, y float64, octaves int) float32 {
+	var sum, amp, norm float32 = 0, 1, 0
+	for i := 0; i < octaves; i++ {
+		sum += n.at(x, y) * amp
+		norm += amp
+		amp *= 0.5
+		x, y = x*2.03+17.1, y*2.03+9.7
+	}
+	return sum / norm
+}
+
+// Background kinds for captures.
+var backgroundKinds = []string{"wood", "fabric", "paper", "stone", "desk", "carpet"}
+
+// background paints a surface a card might lie on: the coarse structure
+// at quarter resolution, then full-resolution grain.
+func background(kind string, w, h int, g *rng) *fimg {
+	n := newValueNoise(g)
+	n2 := newValueNoise(g)
+	lw, lh := (w+3)/4, (h+3)/4
+	low := newFimg(lw, lh)
+	var base, alt rgb
+	switch kind {
+	case "wood":
+		tones := [][2]rgb{{{150, 98, 58}, {105, 62, 34}}, {{196, 150, 105}, {160, 112, 70}}, {{92, 58, 38}, {60, 36, 22}}, {{210, 180, 140}, {176, 140, 100}}}
+		t := pick(g, tones)
+		base, alt = t[0], t[1]
+		ang := g.rangef(-0.2, 0.2)
+		if g.chance(0.5) {
+			ang += math.Pi / 2
+		}
+		s, c := math.Sincos(ang)
+		freq := g.rangef(0.04, 0.09)
+		for y := 0; y < lh; y++ {
+			for x := 0; x < lw; x++ {
+				u := float64(x)*c + float64(y)*s
+				v := -float64(x)*s + float64(y)*c
+				warp := float64(n.fbm(u*0.01, v*0.06, 3)) * 14
+				ring := 0.5 + 0.5*math.Sin((v+warp)*freq*2*math.Pi)
+				ring = math.Pow(ring, 3)
+				fine := float64(n2.fbm(u*0.3, v*0.02, 2))
+				t := clamp(0.35*ring+0.45*fine+0.1, 0, 1)
+				col := base.mix(alt, t)
+				low.set(x, y, col)
+			}
+		}
+	case "fabric":
+		base = pick(g, []rgb{{60, 70, 110}, {120, 40, 45}, {70, 90, 70}, {180, 170, 150}, {40, 40, 45}, {150, 120, 160}})
+		for y := 0; y < lh; y++ {
+			for x := 0; x < lw; x++ {
+				fold := float64(n.fbm(float64(x)*0.01, float64(y)*0.008, 3))
+				col := base.scale(0.65 + 0.6*fold)
+				low.set(x, y, col)
+			}
+		}
+	case "paper":
+		base = pick(g, []rgb{{236, 234, 226}, {244, 242, 238}, {228, 226, 214}})
+		for y := 0; y < lh; y++ {
+			for x := 0; x < lw; x++ {
+				t := float64(n.fbm(float64(x)*0.02, float64(y)*0.02, 4))
+				low.set(x, y, base.scale(0.9+0.12*t))
+			}
+		}
+	case "stone":
+		base = pick(g, []rgb{{190, 186, 180}, {90, 88, 86}, {210, 200, 185}, {60, 58, 60}})
+		alt = base.scale(0.6)
+		for y := 0; y < lh; y++ {
+			for x := 0; x < lw; x++ {
+				t := float64(n.fbm(float64(x)*0.05, float64(y)*0.05, 4))
+				v := float64(n2.fbm(float64(x)*0.012, float64(y)*0.012, 3))
+				low.set(x, y, base.mix(alt, clamp(t*0.7+v*0.3-0.2, 0, 1)).scale(0.9+0.2*v))
+			}
+		}
+	case "carpet":
+		base = pick(g, []rgb{{120, 100, 80}, {80, 80, 90}, {140, 60, 50}, {100, 110, 90}})
+		for y := 0; y < lh; y++ {
+			for x := 0; x < lw; x++ {
+				t := float64(n.fbm(float64(x)*0.03, float64(y)*0.03, 3))
+				low.set(x, y, base.scale(0.75+0.45*t))
+			}
+		}
+	default: // desk: a plain laminate with a broad sheen
+		base = pick(g, []rgb{{235, 235, 232}, {40, 42, 46}, {180, 180, 176}, {200, 190, 170}, {25, 25, 28}})
+		for y := 0; y < lh; y++ {
+			for x := 0; x < lw; x++ {
+				t := float64(n.fbm(float64(x)*0.006, float64(y)*0.006, 2))
+				low.set(x, y, base.scale(0.88+0.22*t))
+			}
+		}
+	}
+	f := resizeUp(low, w, h)
+	// full-resolution grain: weave for cloth, fibres for paper, speckle
+	fn := &fastNoise{s: g.r.Uint64() | 1}
+	switch kind {
+	case "fabric":
+		p := g.rangef(3, 6)
+		ang := g.rangef(0, math.Pi)
+		s, c := math.Sincos(ang)
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				u := (float64(x)*c + float64(y)*s) / p
+				v := (-float64(x)*s + float64(y)*c) / p
+				wv := math.Sin(u*2*math.Pi) * math.Sin(v*2*math.Pi)
+				k := float32(1 + 0.12*wv)
+				i := (y*w + x) * 3
+				nz := 1 + 0.05*fn.gauss()
+				f.pix[i] *= k * nz
+				f.pix[i+1] *= k * nz
+				f.pix[i+2] *= k * nz
+			}
+		}
+	case "carpet", "stone":
+		amp := float32(14)
+		if kind == "stone" {
+			amp = 10
+		}
+		for i := 0; i < len(f.pix); i += 3 {
+			d := amp * fn.gauss()
+			f.pix[i] += d
+			f.pix[i+1] += d
+			f.pix[i+2] += d
+		}
+	default:
+		for i := 0; i < len(f.pix); i += 3 {
+			d := 2.5 * fn.gauss()
+			f.pix[i] += d
+			f.pix[i+1] += d
+			f.pix[i+2] += d
+		}
+	}
+	return f
+}
+
+func (f *fimg) set(x, y int, c rgb) {
+	i := (y*f.w + x) * 3
+	f.pix[i], f.pix[i+1], f.pix[i+2] = float32(c.R), float32(c.G), float32(c.B)
+}
+
+// resizeUp enlarges with bilinear interpolation.
+func resizeUp(f *fimg, w, h int) *fimg {
+	out := newFimg(w, h)
+	sx, sy := float64(f.w)/float64(w), float64(f.h)/float64(h)
+	for y := 0; y < h; y++ {
+		fy := (float64(y)+0.5)*sy - 0.5
+		for x := 0; x < w; x++ {
+			r, g, b := bilinearF(f.pix, f.w, f.h, (float64(x)+0.5)*sx-0.5, fy)
+			i := (y*w + x) * 3
+			out.pix[i], out.pix[i+1], out.pix[i+2] = r, g, b
+		}
+	}
+	return out
+}
