@@ -90,6 +90,11 @@ type FieldDef struct {
 	// Fixed is a value the field always has on this document (for instance
 	// document_type), printed or implied.
 	Fixed string `yaml:"fixed,omitempty" json:"fixed,omitempty"`
+	// Format is how the card prints the value when it differs from the
+	// normalised form: for dates DD.MM.YYYY (default), DD/MM/YYYY,
+	// DD-MM-YYYY or DD MMM YYYY; for sex "letter" (M, F) or "word" (MALE,
+	// FEMALE). Normalised values are always DD.MM.YYYY and M/F/X.
+	Format string `yaml:"format,omitempty" json:"format,omitempty"`
 }
 
 // MRZ formats.

@@ -1,0 +1,150 @@
+package docdefs
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDefaultHasEveryDefinition(t *testing.T) {
+	want := []string{
+		"generic_passport", "ghana_voter_id", "ke_maisha_card", "ke_national_id", "ke_passport",
+		"kenya_national_id", "nigeria_national_id", "south_africa_id", "tanzania_national_id",
+		"uganda_driving_licence", "uganda_national_id_new", "uganda_national_id_old",
+	}
+	assert.Equal(t, want, Default().Configs())
+}
+
+func TestKenyaNationalIDSchema(t *testing.T) {
+	d, ok := Default().Definition("kenya_national_id")
+	require.True(t, ok)
+	assert.Equal(t, []string{"national_id_number", "serial_number", "full_name", "date_of_birth", "sex",
+		"place_of_birth", "date_of_issue", "district", "division", "location", "sub_location", "document_type"}, d.FieldSchema)
+}
+
+func TestDefinitionsAreConsistent(t *testing.T) {
+	for _, d := range Default().All() {
+		t.Run(d.Config, func(t *testing.T) {
+			for _, f := range d.Fields {
+				if f.Fixed != "" {
+					continue
+				}
+				if f.Type == "date" {
+					assert.Equal(t, `^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$`, f.Pattern, "%s: normalised dates are DD.MM.YYYY", f.Name)
+				}
+				assert.NotEmpty(t, f.Pattern, "%s has no validation pattern", f.Name)
+				assert.NotEmpty(t, f.Label, "%s has no printed label", f.Name)
+			}
+			if d.Kind == "passport" {
+				require.NotNil(t, d.MRZ)
+				assert.Equal(t, "TD3", d.MRZ.Format)
+			}
+			assert.NotNil(t, d.Photo, "every document carries the holder's photo")
+		})
+	}
+}
+
+const good = `
+config: test_card
+display_name: Test card
+country: UTO
+country_name: Utopia
+kind: id_card
+size: {width_mm: 85.6, height_mm: 53.98}
+sides: [front]
+field_schema: [number]
+fields:
+  - {name: number, label: "No.", type: number, pattern: '^[0-9]+$', zone: {side: front, x: 0.1, y: 0.1, w: 0.3, h: 0.1}}
+`
+
+func TestParseRejects(t *testing.T) {
+	_, err := Parse([]byte(good))
+	require.NoError(t, err)
+	cases := []struct {
+		name, from, to, want string
+	}{
+		{"unknown key", "kind: id_card", "kind: id_card\ncolour: red", "field colour not found"},
+		{"zone outside", "x: 0.1, y: 0.1, w: 0.3", "x: 0.8, y: 0.1, w: 0.3", "outside the card"},
+		{"negative zone", "w: 0.3, h: 0.1", "w: 0.3, h: -0.1", "outside the card"},
+		{"unknown side", "zone: {side: front", "zone: {side: back", "not one of the document's sides"},
+		{"schema without zone", "field_schema: [number]", "field_schema: [number, name]", `"name" has no field with a zone`},
+		{"bad pattern", "pattern: '^[0-9]+$'", "pattern: '^[0-9+$'", "pattern"},
+		{"bad type", "type: number", "type: money", "type \"money\""},
+		{"bad country", "country: UTO", "country: Utopia", "three-letter"},
+		{"bad kind", "kind: id_card", "kind: library_card", "kind"},
+		{"no sides", "sides: [front]", "sides: []", "at least one side"},
+		{"mrz field without mrz", "type: number,", "type: number, mrz: document_number,", "has none"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := strings.Replace(good, tc.from, tc.to, 1)
+			require.NotEqual(t, good, src, "replacement did not apply")
+			_, err := Parse([]byte(src))
+			if tc.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+func TestDuplicateFieldNames(t *testing.T) {
+	src := good + "  - {name: number, label: \"No.\", type: number, pattern: '^[0-9]+$', zone: {side: front, x: 0.5, y: 0.5, w: 0.3, h: 0.1}}\n"
+	_, err := Parse([]byte(src))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "duplicate field name")
+}
+
+func TestLoadRequiresMatchingFileName(t *testing.T) {
+	fsys := fstest.MapFS{"defs/other.yaml": {Data: []byte(good)}}
+	_, err := Load(fsys, "defs")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "must match the file name")
+}
+
+func TestLoadDirOverlaysEmbedded(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "test_card.yaml"), []byte(good), 0o600))
+	r, err := LoadDir(dir)
+	require.NoError(t, err)
+	_, ok := r.Definition("test_card")
+	assert.True(t, ok)
+	_, ok = r.Definition("kenya_national_id")
+	assert.True(t, ok, "embedded definitions stay available")
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(good))
+	for _, d := range Default().Configs() {
+		data, err := embedded.ReadFile("defs/" + d + ".yaml")
+		if err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("config: [\n"))
+	f.Add([]byte("&a [*a]"))
+	re := regexp.MustCompile(`^[a-z][a-z0-9_]{2,63}$`)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := Parse(data)
+		if err != nil {
+			return
+		}
+		// Whatever parses must satisfy the invariants the rest relies on.
+		if !re.MatchString(d.Config) || len(d.FieldSchema) == 0 {
+			t.Fatalf("invalid definition accepted: %+v", d)
+		}
+		for _, name := range d.FieldSchema {
+			if _, ok := d.Field(name); !ok {
+				t.Fatalf("schema field %q without zone accepted", name)
+			}
+		}
+	})
+}
