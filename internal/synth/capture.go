@@ -41,6 +41,7 @@ type ranges struct {
 	noise             [2]float64 // sensor noise sd in 0..255 units
 	jpeg              [2]float64 // quality 0..1
 	colourTemperature float64
+	portrait          bool // always shoot in portrait orientation
 }
 
 var difficultyRanges = map[Difficulty]ranges{
@@ -105,7 +106,23 @@ type Capture struct {
 // drawCapture draws capture parameters for a document of the given pixel
 // size. The corners are placed so the whole document is in frame.
 func drawCapture(g *rng, d Difficulty, docW, docH int) Capture {
+	return drawCaptureR(g, difficultyRanges[d], docW, docH)
+}
+
+// heldRanges are the ranges for a picture held up to the camera (a print
+// or a screen in a presentation attack): upright, filling the frame.
+func heldRanges(d Difficulty) ranges {
 	rg := difficultyRanges[d]
+	rg.rotation = 8
+	rg.quarterTurn = 0
+	rg.tilt = math.Min(rg.tilt, 15)
+	rg.fill = [2]float64{0.72, 0.95}
+	rg.glareP *= 0.5
+	rg.portrait = true
+	return rg
+}
+
+func drawCaptureR(g *rng, rg ranges, docW, docH int) Capture {
 	c := Capture{Width: 1600, Height: 1200}
 	rot := g.rangef(-rg.rotation, rg.rotation)
 	if rg.rotation >= 360 {
@@ -117,7 +134,7 @@ func drawCapture(g *rng, d Difficulty, docW, docH int) Capture {
 	c.RotationDeg = rot
 	// a card turned on its side is mostly shot in portrait
 	side := math.Abs(math.Sin(rot * math.Pi / 180))
-	if (side > 0.7 && g.chance(0.75)) || (side <= 0.7 && g.chance(0.12)) {
+	if rg.portrait || (side > 0.7 && g.chance(0.75)) || (side <= 0.7 && g.chance(0.12)) {
 		c.Width, c.Height = 1200, 1600
 	}
 	c.Background = pick(g, backgroundKinds)

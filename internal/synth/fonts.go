@@ -24,7 +24,14 @@ const (
 	fontSerifBold    = "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf"
 	fontMono         = "/usr/share/fonts/truetype/liberation2/LiberationMono-Regular.ttf"
 	fontOCRB         = "/usr/share/fonts/opentype/ocr-b/OCRB.otf"
+	// fontOCRBS has the same design; x/image's CFF reader cannot read the
+	// flex hints OCRB.otf uses in '<' and '8', so those come from here.
+	fontOCRBS = "/usr/share/fonts/opentype/ocr-b/OCRBS.otf"
 )
+
+// fallbacks name, per font, a font of the same design to take a glyph from
+// when the first cannot be read.
+var fallbacks = map[string]string{fontOCRB: fontOCRBS}
 
 var fontCache sync.Map // path -> *sfnt.Font
 
@@ -55,7 +62,7 @@ type fonts struct {
 func newFonts() (*fonts, error) {
 	fs := &fonts{byPath: map[string]*sfnt.Font{}}
 	for _, p := range []string{fontSans, fontSansBold, fontCond, fontCondBold, fontLibSans, fontLibSansBold,
-		fontLibSerif, fontLibSerifBold, fontSerifBold, fontMono, fontOCRB} {
+		fontLibSerif, fontLibSerifBold, fontSerifBold, fontMono, fontOCRB, fontOCRBS} {
 		f, err := loadFont(p)
 		if err != nil {
 			return nil, err
@@ -133,7 +140,16 @@ func (fs *fonts) text(p *path, st textStyle, s string, m affine) float64 {
 				x += float64(kern) * k
 			}
 		}
+		gf, ggi := f, gi
 		segs, err := f.LoadGlyph(&fs.buf, gi, ppem, nil)
+		if err != nil {
+			if fb, ok := fs.byPath[fallbacks[st.font]]; ok {
+				if i2, err2 := fb.GlyphIndex(&fs.buf, r); err2 == nil && i2 != 0 {
+					gf, ggi = fb, i2
+					segs, err = fb.LoadGlyph(&fs.buf, i2, ppem, nil)
+				}
+			}
+		}
 		if err == nil {
 			g := affine{A: k * sx, B: -st.oblique * k, C: x * sx, E: k}.then(m)
 			pt := func(q fixed.Point26_6) vec { return g.apply(vec{float64(q.X), float64(q.Y)}) }
@@ -160,7 +176,7 @@ func (fs *fonts) text(p *path, st textStyle, s string, m affine) float64 {
 				p.lineTo(start)
 			}
 		}
-		adv, err := f.GlyphAdvance(&fs.buf, gi, ppem, font.HintingNone)
+		adv, err := gf.GlyphAdvance(&fs.buf, ggi, ppem, font.HintingNone)
 		if err == nil {
 			x += float64(adv) * k
 		}

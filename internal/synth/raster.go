@@ -84,7 +84,7 @@ func lerpv(a, b vec, t float64) vec { return vec{a.X + (b.X-a.X)*t, a.Y + (b.Y-a
 // affine maps (x, y) to (A*x + B*y + C, D*x + E*y + F).
 type affine struct{ A, B, C, D, E, F float64 }
 
-var identity = affine{A: 1, E: 1}
+var identityAffine = affine{A: 1, E: 1}
 
 func (m affine) apply(p vec) vec {
 	return vec{m.A*p.X + m.B*p.Y + m.C, m.D*p.X + m.E*p.Y + m.F}
@@ -207,7 +207,18 @@ func (p *path) rect(x, y, w, h float64) {
 }
 
 // roundRect adds a rectangle with circular corners of radius r.
-func (p *path) roundRect(x, y, w, h, r float64) {
+func (p *path) roundRect(x, y, w, h, r float64) { p.polygon(roundRectPts(x, y, w, h, r)) }
+
+// roundRectHole adds the same outline wound the other way, to cut a hole.
+func (p *path) roundRectHole(x, y, w, h, r float64) {
+	pts := roundRectPts(x, y, w, h, r)
+	for i, j := 0, len(pts)-1; i < j; i, j = i+1, j-1 {
+		pts[i], pts[j] = pts[j], pts[i]
+	}
+	p.polygon(pts)
+}
+
+func roundRectPts(x, y, w, h, r float64) []vec {
 	r = math.Min(r, math.Min(w, h)/2)
 	var pts []vec
 	corner := func(cx, cy, a0 float64) {
@@ -220,7 +231,7 @@ func (p *path) roundRect(x, y, w, h, r float64) {
 	corner(x+w-r, y+h-r, 0)
 	corner(x+r, y+h-r, math.Pi/2)
 	corner(x+r, y+r, math.Pi)
-	p.polygon(pts)
+	return pts
 }
 
 // canvas is an opaque RGBA picture with a scratch rasterizer.
@@ -229,6 +240,7 @@ type canvas struct {
 	w, h int
 	ras  vector.Rasterizer
 	mask image.Alpha
+	clip image.Rectangle // when not empty, fills stay inside it
 }
 
 func newCanvas(w, h int) *canvas {
@@ -254,6 +266,9 @@ func (c *canvas) coverage(p *path) (image.Rectangle, []uint8) {
 	x1 := int(math.Ceil(p.maxX)) + 1
 	y1 := int(math.Ceil(p.maxY)) + 1
 	r := image.Rect(x0, y0, x1, y1).Intersect(image.Rect(0, 0, c.w, c.h))
+	if !c.clip.Empty() {
+		r = r.Intersect(c.clip)
+	}
 	if r.Empty() {
 		return r, nil
 	}
