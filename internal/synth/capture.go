@@ -292,14 +292,28 @@ func castShadow(bg *fimg, quad [4]vec, c Capture) {
 		}
 	}
 	gaussBlur(mask, lw, lh, 1, c.ShadowBlur/k)
+	// only the shadow's box, grown by the blur, can change
+	minX, minY, maxX, maxY := bounds(quad)
+	grow := 4*c.ShadowBlur + math.Abs(c.ShadowDX) + math.Abs(c.ShadowDY) + 8
+	bx0, by0 := clampi(int(minX-grow), 0, bg.w), clampi(int(minY-grow), 0, bg.h)
+	bx1, by1 := clampi(int(maxX+grow), 0, bg.w), clampi(int(maxY+grow), 0, bg.h)
 	op := float32(c.ShadowOpacity)
-	for y := 0; y < bg.h; y++ {
-		for x := 0; x < bg.w; x++ {
-			// bilinear read of the low-resolution mask
-			fx, fy := (float64(x)+0.5)/k-0.5, (float64(y)+0.5)/k-0.5
-			x0, y0 := clampi(int(math.Floor(fx)), 0, lw-1), clampi(int(math.Floor(fy)), 0, lh-1)
-			x1, y1 := min(x0+1, lw-1), min(y0+1, lh-1)
-			tx, ty := float32(clamp(fx-float64(x0), 0, 1)), float32(clamp(fy-float64(y0), 0, 1))
+	for y := by0; y < by1; y++ {
+		fy := (float32(y)+0.5)/k - 0.5
+		if fy < 0 {
+			fy = 0
+		}
+		y0 := min(int(fy), lh-1)
+		y1 := min(y0+1, lh-1)
+		ty := fy - float32(y0)
+		for x := bx0; x < bx1; x++ {
+			fx := (float32(x)+0.5)/k - 0.5
+			if fx < 0 {
+				fx = 0
+			}
+			x0 := min(int(fx), lw-1)
+			x1 := min(x0+1, lw-1)
+			tx := fx - float32(x0)
 			a := mask[y0*lw+x0] + (mask[y0*lw+x1]-mask[y0*lw+x0])*tx
 			b := mask[y1*lw+x0] + (mask[y1*lw+x1]-mask[y1*lw+x0])*tx
 			v := 1 - op*(a+(b-a)*ty)
@@ -365,11 +379,14 @@ func light(f *fimg, cover []float32, c Capture) {
 		gs, gc = math.Sincos(c.Glare.AngleDeg * math.Pi / 180)
 		grx, gry = c.Glare.RX, c.Glare.RY
 	}
+	invD2 := 1 / (diag * diag)
 	for y := 0; y < f.h; y++ {
+		py := float64(y) - cy
+		rowL := c.LightGradient * py * dy / diag
 		for x := 0; x < f.w; x++ {
-			px, py := float64(x)-cx, float64(y)-cy
-			r2 := (px*px + py*py) / (diag * diag)
-			l := c.Exposure * (1 + c.LightGradient*(px*dx+py*dy)/diag) * (1 - c.Vignette*r2)
+			px := float64(x) - cx
+			r2 := (px*px + py*py) * invD2
+			l := c.Exposure * (1 + rowL + c.LightGradient*px*dx/diag) * (1 - c.Vignette*r2)
 			i := (y*f.w + x) * 3
 			lf := float32(l)
 			f.pix[i] *= lf * kr
@@ -385,7 +402,10 @@ func light(f *fimg, cover []float32, c Capture) {
 					if d < 9 {
 						// a bright core with a soft halo
 						s := c.Glare.Strength * (0.65*math.Exp(-d*1.2) + 0.35*math.Exp(-d*0.25))
-						t := float32(math.Min(1, s)) * a
+						if s > 1 {
+							s = 1
+						}
+						t := float32(s) * a
 						f.pix[i] += (252 - f.pix[i]) * t
 						f.pix[i+1] += (252 - f.pix[i+1]) * t
 						f.pix[i+2] += (250 - f.pix[i+2]) * t
@@ -408,8 +428,10 @@ func addNoise(f *fimg, sd float64, seed uint64) {
 		l := (f.pix[i]*0.3 + f.pix[i+1]*0.59 + f.pix[i+2]*0.11) / 255
 		k := s * (1.3 - 0.6*l)
 		n := fn.gauss() * k
-		f.pix[i] += n + fn.gauss()*k*0.35
-		f.pix[i+1] += n + fn.gauss()*k*0.25
-		f.pix[i+2] += n + fn.gauss()*k*0.4
+		// one draw of colour noise, split between red and blue
+		cn := fn.gauss() * k * 0.35
+		f.pix[i] += n + cn
+		f.pix[i+1] += n
+		f.pix[i+2] += n - cn
 	}
 }

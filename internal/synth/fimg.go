@@ -147,7 +147,8 @@ func boxRadii(sigma float64) [3]int {
 	return r
 }
 
-// motionBlur averages n taps along the direction angle over length px.
+// motionBlur averages taps along the direction angle over length px. The
+// taps sit on whole pixels; averaging hides the rounding.
 func motionBlur(f *fimg, length, angle float64) {
 	if length < 1 {
 		return
@@ -156,20 +157,20 @@ func motionBlur(f *fimg, length, angle float64) {
 	dx, dy := math.Cos(angle), math.Sin(angle)
 	src := make([]float32, len(f.pix))
 	copy(src, f.pix)
-	offs := make([][2]float64, taps)
+	offs := make([][2]int, taps)
 	for i := range offs {
 		t := (float64(i)/float64(taps-1) - 0.5) * length
-		offs[i] = [2]float64{t * dx, t * dy}
+		offs[i] = [2]int{int(math.Round(t * dx)), int(math.Round(t * dy))}
 	}
 	inv := 1 / float32(taps)
 	for y := 0; y < f.h; y++ {
 		for x := 0; x < f.w; x++ {
 			var r, g, b float32
 			for _, o := range offs {
-				cr, cg, cb := bilinearF(src, f.w, f.h, float64(x)+o[0], float64(y)+o[1])
-				r += cr
-				g += cg
-				b += cb
+				i := (clampi(y+o[1], 0, f.h-1)*f.w + clampi(x+o[0], 0, f.w-1)) * 3
+				r += src[i]
+				g += src[i+1]
+				b += src[i+2]
 			}
 			i := (y*f.w + x) * 3
 			f.pix[i], f.pix[i+1], f.pix[i+2] = r*inv, g*inv, b*inv
@@ -347,6 +348,17 @@ func (r *rgba4) sample(x, y float64) [4]float32 {
 	x0f, y0f := math.Floor(x), math.Floor(y)
 	x0, y0 := int(x0f), int(y0f)
 	fx, fy := float32(x-x0f), float32(y-y0f)
+	if x0 >= 0 && y0 >= 0 && x0+1 < r.w && y0+1 < r.h {
+		i := (y0*r.w + x0) * 4
+		j := i + r.w*4
+		p := r.pix
+		for c := 0; c < 4; c++ {
+			top := p[i+c] + (p[i+4+c]-p[i+c])*fx
+			bot := p[j+c] + (p[j+4+c]-p[j+c])*fx
+			out[c] = top + (bot-top)*fy
+		}
+		return out
+	}
 	wts := [4]float32{(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy}
 	pts := [4][2]int{{x0, y0}, {x0 + 1, y0}, {x0, y0 + 1}, {x0 + 1, y0 + 1}}
 	for k, p := range pts {

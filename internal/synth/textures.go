@@ -188,16 +188,43 @@ func (f *fimg) set(x, y int, c rgb) {
 	f.pix[i], f.pix[i+1], f.pix[i+2] = float32(c.R), float32(c.G), float32(c.B)
 }
 
-// resizeUp enlarges with bilinear interpolation.
+// resizeUp enlarges with bilinear interpolation, with the column weights
+// computed once.
 func resizeUp(f *fimg, w, h int) *fimg {
 	out := newFimg(w, h)
 	sx, sy := float64(f.w)/float64(w), float64(f.h)/float64(h)
+	x0s := make([]int, w)
+	x1s := make([]int, w)
+	fxs := make([]float32, w)
+	for x := 0; x < w; x++ {
+		fx := (float64(x)+0.5)*sx - 0.5
+		if fx < 0 {
+			fx = 0
+		}
+		x0 := int(fx)
+		if x0 > f.w-1 {
+			x0 = f.w - 1
+		}
+		x0s[x], x1s[x], fxs[x] = x0*3, min(x0+1, f.w-1)*3, float32(fx-float64(x0))
+	}
 	for y := 0; y < h; y++ {
 		fy := (float64(y)+0.5)*sy - 0.5
+		if fy < 0 {
+			fy = 0
+		}
+		y0 := min(int(fy), f.h-1)
+		y1 := min(y0+1, f.h-1)
+		ty := float32(fy - float64(y0))
+		r0 := f.pix[y0*f.w*3 : (y0+1)*f.w*3]
+		r1 := f.pix[y1*f.w*3 : (y1+1)*f.w*3]
+		o := out.pix[y*w*3 : (y+1)*w*3]
 		for x := 0; x < w; x++ {
-			r, g, b := bilinearF(f.pix, f.w, f.h, (float64(x)+0.5)*sx-0.5, fy)
-			i := (y*w + x) * 3
-			out.pix[i], out.pix[i+1], out.pix[i+2] = r, g, b
+			a, b, tx := x0s[x], x1s[x], fxs[x]
+			for c := 0; c < 3; c++ {
+				top := r0[a+c] + (r0[b+c]-r0[a+c])*tx
+				bot := r1[a+c] + (r1[b+c]-r1[a+c])*tx
+				o[x*3+c] = top + (bot-top)*ty
+			}
 		}
 	}
 	return out
