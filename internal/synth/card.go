@@ -329,7 +329,7 @@ func (r *renderer) drawStatic(d *idv.DocumentDefinition, side string) *staticSid
 			emblem(c, r.fonts, vec{cx, cy}, rr*1.1, []rgb{accent2, dark, accent2}, "", g, 0.07)
 			c.clip = image.Rectangle{}
 		case "microtext":
-			microtext(c, r.fonts, x, y+zh*0.8, zw, math.Max(4, zh*0.9), strings.ReplaceAll(b.issuer, " ", ""), st.accent, 0.75)
+			microtext(c, r.fonts, x, y+zh*0.75, zw, math.Max(4, zh*0.55), strings.ReplaceAll(b.issuer, " ", ""), st.accent, 0.6)
 		case "seal":
 			cx, cy := x+zw/2, y+zh/2
 			if side == "front" {

@@ -123,7 +123,7 @@ type Truth struct {
 	Seed        uint64 `json:"seed"`
 	Difficulty  string `json:"difficulty"`
 	Country     string `json:"country"`
-	DocumentSet string `json:"document_type"`
+	DisplayName string `json:"display_name"`
 	// BackSide is "back", or "facing_page" for a one-sided document whose
 	// back.jpg shows the page opposite the data page.
 	BackSide    string            `json:"back_side"`
@@ -265,7 +265,7 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 
 	truth := Truth{
 		Config: d.Config, Index: index, Seed: seed, Difficulty: string(gen.opts.Difficulty), Country: d.Country,
-		DocumentSet: d.DisplayName, BackSide: backSide,
+		DisplayName: d.DisplayName, BackSide: backSide,
 		FieldSchema: append([]string(nil), d.FieldSchema...), Combined: map[string]string{}, Printed: map[string]string{},
 		MRZLines: []string{}, Person: person,
 		SelfieSamePerson: person.SelfiePerson == person.CardPerson,
