@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -435,13 +436,23 @@ func planEdit(g *rng, d *idv.DocumentDefinition, id *identity, e *sideEdits, det
 			}
 			nv = ddmmyyyy(t)
 		default:
-			if f.Pattern != "" {
-				v, err := fromPattern(g, f.Pattern)
-				if err != nil {
+			// another plausible value of the same kind: a different
+			// person's name or place from the same country
+			b := bookFor(d.Country)
+			alt := id.person
+			alt.Surname = pick(g, b.surnames)
+			alt.Given = []string{pick(g, b.male)}
+			if len(id.person.Given) > 1 {
+				alt.Given = append(alt.Given, pick(g, b.maleLocal))
+			}
+			v := semanticValue(g, d, f, alt, b)
+			re, err := regexp.Compile(f.Pattern)
+			if v == "" || err != nil || !re.MatchString(v) {
+				if v, err = fromPattern(g, f.Pattern); err != nil {
 					return err
 				}
-				nv = strings.TrimSpace(v)
 			}
+			nv = strings.TrimSpace(v)
 		}
 	}
 	if nv == "" || nv == old {
