@@ -69,10 +69,11 @@ func newIdentity(g *rng, d *idv.DocumentDefinition, today time.Time, sex string)
 	if len(p.Given) == 2 && p.Given[0] == p.Given[1] {
 		p.Given = p.Given[:1]
 	}
-	// age: adults for cards; passports include some children
+	// age: adults for cards; passports include some minors, old enough
+	// to pass for the adult faces of the face set
 	minAge, maxAge := 18, 78
 	if d.Kind == "passport" && g.chance(0.1) {
-		minAge, maxAge = 2, 17
+		minAge, maxAge = 15, 17
 	}
 	ageDays := g.between(minAge*365+10, maxAge*365)
 	p.DOB = today.AddDate(0, 0, -ageDays)

@@ -79,29 +79,30 @@ func portraitOn(bg *image.RGBA, face *image.RGBA, w, h int, p Portrait) *image.R
 	fw := p.FaceScale * float64(w)
 	cx, cy := p.CentreX*float64(w), p.CentreY*float64(h)
 	skin := skinTone(face)
-	// shoulders, then the neck running into a V of the collar
-	var sh path
-	sh.ellipse(vec{cx, cy + fw*1.08}, fw*1.15, fw*0.45, 64)
-	sh.rect(cx-fw*1.15, cy+fw*1.08, fw*2.3, float64(h))
+	// shoulders with a soft outline, then the neck
 	clothing := fromInts(p.Clothing)
-	c.fill(&sh, clothing, 1)
-	var neck path
-	neck.polygon([]vec{{cx - fw*0.2, cy + fw*0.35}, {cx + fw*0.2, cy + fw*0.35}, {cx + fw*0.23, cy + fw*0.68}, {cx, cy + fw*0.9}, {cx - fw*0.23, cy + fw*0.68}})
-	c.fillFunc(&neck, 1, func(x, y int) rgb {
-		// darker under the chin
-		t := clamp((float64(y)-(cy+fw*0.4))/(fw*0.4), 0, 1)
-		return skin.scale(0.62 + 0.25*t)
-	})
-	// hair (or a bald crown) behind the top of the face oval
-	hairCol := fromInts(p.Hair)
-	for i, k := range []float64{1, 0.95, 0.9, 0.85} {
-		var hair path
-		hair.ellipse(vec{cx, cy - fw*0.16}, fw*0.47*k, fw*0.42*k, 48)
-		c.fill(&hair, hairCol, []float64{0.25, 0.35, 0.5, 1}[i])
+	for i, k := range []float64{1.06, 1.04, 1.02, 1} {
+		var sh path
+		sh.ellipse(vec{cx, cy + fw*1.1}, fw*1.12*k, fw*0.48*k, 64)
+		sh.rect(cx-fw*1.12*k, cy+fw*1.1, fw*2.24*k, float64(h))
+		c.fill(&sh, clothing, []float64{0.25, 0.4, 0.6, 1}[i])
 	}
-	var collar path
-	collar.stroke([]vec{{cx - fw*0.3, cy + fw*0.64}, {cx, cy + fw*0.92}, {cx + fw*0.3, cy + fw*0.64}}, fw*0.06)
-	c.fill(&collar, clothing.mix(rgb{240, 240, 240}, 0.7), 0.9)
+	var neck path
+	neck.polygon([]vec{{cx - fw*0.19, cy + fw*0.3}, {cx + fw*0.19, cy + fw*0.3}, {cx + fw*0.22, cy + fw*0.7}, {cx, cy + fw*0.86}, {cx - fw*0.22, cy + fw*0.7}})
+	c.fillFunc(&neck, 1, func(x, y int) rgb {
+		// in shade under the chin, lighter towards the collar
+		t := clamp((float64(y)-(cy+fw*0.4))/(fw*0.4), 0, 1)
+		side := math.Abs(float64(x)-cx) / (fw * 0.22)
+		return skin.scale((0.6 + 0.22*t) * (1 - 0.15*side*side))
+	})
+	// hair (or a bald crown) behind the top of the face oval, soft-edged
+	hairCol := fromInts(p.Hair)
+	for i := 0; i < 8; i++ {
+		k := 1.08 - 0.03*float64(i)
+		var hair path
+		hair.ellipse(vec{cx, cy - fw*0.16}, fw*0.46*k, fw*0.42*k, 48)
+		c.fill(&hair, hairCol, 0.18+0.1*float64(i))
+	}
 	// the face chip, scaled and rolled, faded outside an oval
 	fb := face.Bounds()
 	fs := fw / float64(fb.Dx())
@@ -120,10 +121,10 @@ func portraitOn(bg *image.RGBA, face *image.RGBA, w, h int, p Portrait) *image.R
 			u := dx*cr + dy*sr
 			v := -dx*sr + dy*cr
 			// oval mask in chip units, centred a little above the chip middle
-			ex := u / (fw * 0.42)
+			ex := u / (fw * 0.45)
 			ey := (v - fw*0.02) / (fw * 0.52)
 			d := math.Sqrt(ex*ex + ey*ey)
-			a := clamp((1-d)/0.2, 0, 1)
+			a := smooth((1 - d) / 0.28)
 			if a <= 0 {
 				continue
 			}

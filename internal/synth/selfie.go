@@ -31,7 +31,7 @@ func drawSelfie(g *rng, d Difficulty, face *image.RGBA) Selfie {
 	clothes := []rgb{{30, 32, 40}, {45, 60, 110}, {140, 30, 40}, {220, 220, 215}, {70, 100, 70}, {200, 160, 60}, {90, 90, 95}}
 	s.Pose = Portrait{
 		Clothing:  toInts(pick(g, clothes)),
-		FaceScale: round3(g.rangef(0.34, 0.58)),
+		FaceScale: round3(g.rangef(0.4, 0.6)),
 		CentreX:   round3(g.rangef(0.4, 0.6)),
 		CentreY:   round3(g.rangef(0.34, 0.48)),
 		RollDeg:   round2(g.rangef(-9, 9)),
@@ -102,10 +102,13 @@ func (c *canvas) set(x, y int, col rgb) {
 	c.img.Pix[i], c.img.Pix[i+1], c.img.Pix[i+2], c.img.Pix[i+3] = clamp8(float32(col.R)), clamp8(float32(col.G)), clamp8(float32(col.B)), 255
 }
 
-// stageSelfie is the scene in front of the camera, before the camera.
+// stageSelfie is the scene in front of the camera, before the camera: the
+// photo of the person, its edges fading into a blurred room.
 func stageSelfie(face *image.RGBA, s Selfie) *image.RGBA {
 	bg := room(s.Room, s.Width, s.Height, newRNG(s.RoomSeed, 2))
-	return portraitOn(bg, face, s.Width, s.Height, s.Pose)
+	img := portraitOn(bg, face, s.Width, s.Height, s.Pose)
+	sharpen(img, 1.6, 0.5)
+	return img
 }
 
 // shootSelfie applies the front camera: light, focus, noise.
