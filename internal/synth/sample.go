@@ -399,64 +399,30 @@ func planEdit(g *rng, d *idv.DocumentDefinition, id *identity, e *sideEdits, det
 			cands = append(cands, f)
 		}
 	}
-	// prefer what a forger changes: the birth date, then numbers and names
-	pref := []string{"date_of_birth", "date_of_expiry"}
-	var f idv.FieldDef
-	found := false
-	for _, p := range pref {
+	// prefer what a forger changes, the birth or expiry date; then any
+	// field that can take another value
+	order := make([]idv.FieldDef, 0, len(cands))
+	for _, p := range []string{"date_of_birth", "date_of_expiry"} {
 		for _, c := range cands {
 			if c.Name == p && g.chance(0.7) {
-				f, found = c, true
+				order = append(order, c)
 			}
 		}
-		if found {
+	}
+	for _, k := range g.r.Perm(len(cands)) {
+		order = append(order, cands[k])
+	}
+	var f idv.FieldDef
+	var old, nv string
+	for _, c := range order {
+		old = id.values[c.Name]
+		if v, err := alternative(g, d, c, id, old); err == nil && v != "" && v != old {
+			f, nv = c, v
 			break
 		}
 	}
-	if !found {
-		if len(cands) == 0 {
-			return fmt.Errorf("synth: %s: no field to edit", d.Config)
-		}
-		f = pick(g, cands)
-	}
-	old := id.values[f.Name]
-	var nv string
-	for i := 0; i < 30 && (nv == "" || nv == old); i++ {
-		switch f.Type {
-		case idv.FieldDate:
-			t, err := time.Parse("02.01.2006", old)
-			if err != nil {
-				return err
-			}
-			years := g.between(3, 12)
-			if f.Name == "date_of_expiry" {
-				t = t.AddDate(years, 0, 0)
-			} else {
-				t = t.AddDate(-years, g.between(0, 11), 0)
-			}
-			nv = ddmmyyyy(t)
-		default:
-			// another plausible value of the same kind: a different
-			// person's name or place from the same country
-			b := bookFor(d.Country)
-			alt := id.person
-			alt.Surname = pick(g, b.surnames)
-			alt.Given = []string{pick(g, b.male)}
-			if len(id.person.Given) > 1 {
-				alt.Given = append(alt.Given, pick(g, b.maleLocal))
-			}
-			v := semanticValue(g, d, f, alt, b)
-			re, err := regexp.Compile(f.Pattern)
-			if v == "" || err != nil || !re.MatchString(v) {
-				if v, err = fromPattern(g, f.Pattern); err != nil {
-					return err
-				}
-			}
-			nv = strings.TrimSpace(v)
-		}
-	}
-	if nv == "" || nv == old {
-		return fmt.Errorf("synth: %s.%s: no new value", d.Config, f.Name)
+	if nv == "" {
+		return fmt.Errorf("synth: %s: no field to edit", d.Config)
 	}
 	e.editField = f.Name
 	e.editValue = printedValue(f, nv)
@@ -470,6 +436,57 @@ func planEdit(g *rng, d *idv.DocumentDefinition, id *identity, e *sideEdits, det
 	detail["angle_deg"] = round2(e.editAngle * 180 / math.Pi)
 	e.editNorm = nv
 	return nil
+}
+
+// alternative draws another valid value for field f: a shifted date, a
+// different person's name or place from the same country, or a fresh draw
+// from the pattern.
+func alternative(g *rng, d *idv.DocumentDefinition, f idv.FieldDef, id *identity, old string) (string, error) {
+	var re *regexp.Regexp
+	if f.Pattern != "" {
+		var err error
+		if re, err = regexp.Compile(f.Pattern); err != nil {
+			return "", err
+		}
+	}
+	ok := func(v string) bool { return v != "" && v != old && (re == nil || re.MatchString(v)) }
+	for i := 0; i < 30; i++ {
+		var v string
+		switch f.Type {
+		case idv.FieldDate:
+			t, err := time.Parse("02.01.2006", old)
+			if err != nil {
+				return "", err
+			}
+			years := g.between(3, 12)
+			if f.Name == "date_of_expiry" {
+				t = t.AddDate(years, 0, 0)
+			} else {
+				t = t.AddDate(-years, g.between(0, 11), 0)
+			}
+			v = ddmmyyyy(t)
+		default:
+			b := bookFor(d.Country)
+			alt := id.person
+			alt.Surname = pick(g, b.surnames)
+			alt.Given = []string{pick(g, b.male)}
+			if len(id.person.Given) > 1 {
+				alt.Given = append(alt.Given, pick(g, b.maleLocal))
+			}
+			v = semanticValue(g, d, f, alt, b)
+			if !ok(v) && f.Pattern != "" {
+				var err error
+				if v, err = fromPattern(g, f.Pattern); err != nil {
+					return "", err
+				}
+				v = strings.TrimSpace(v)
+			}
+		}
+		if ok(v) {
+			return v, nil
+		}
+	}
+	return "", nil
 }
 
 func encodeJPEG(f *fimg, quality float64) ([]byte, error) {
