@@ -3,3 +3,9 @@
 //
 //	import _ "github.com/tambua/tambua/checks/standard"
 package standard
+
+import (
+	_ "github.com/tambua/tambua/checks/age"       // age_verification
+	_ "github.com/tambua/tambua/checks/mrz"       // mrz_parsing
+	_ "github.com/tambua/tambua/checks/sanctions" // sanctions_screening
+)

@@ -17,7 +17,7 @@ import (
 func TestSynthWritesSamples(t *testing.T) {
 	testdata.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
 	dir := t.TempDir()
-	code, out, errOut := run(t, "synth", "--out", dir, "--count", "2", "--seed", "7", "--difficulty", "easy", "--config", "ke_national_id", "--attacks")
+	code, out, errOut := runCLI(t, "", "synth", "--out", dir, "--count", "2", "--seed", "7", "--difficulty", "easy", "--config", "ke_national_id", "--attacks")
 	require.Equal(t, ExitOK, code, errOut)
 	assert.Contains(t, out, "wrote 2 samples")
 	for _, name := range []string{"00000_ke_national_id", "00001_ke_national_id"} {
@@ -43,7 +43,7 @@ func TestSynthWritesSamples(t *testing.T) {
 func TestSynthGallery(t *testing.T) {
 	testdata.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
 	out := filepath.Join(t.TempDir(), "g.png")
-	code, _, errOut := run(t, "synth", "--gallery", out, "--count", "1", "--config", "ghana_voter_id")
+	code, _, errOut := runCLI(t, "", "synth", "--gallery", out, "--count", "1", "--config", "ghana_voter_id")
 	require.Equal(t, ExitOK, code, errOut)
 	f, err := os.Open(out)
 	require.NoError(t, err)
@@ -61,7 +61,7 @@ func TestSynthBadInput(t *testing.T) {
 		{"synth", "--out", t.TempDir(), "--count", "-3"},
 		{"synth", "--out", t.TempDir(), "stray"},
 	} {
-		code, _, errOut := run(t, args...)
+		code, _, errOut := runCLI(t, "", args...)
 		assert.Equal(t, ExitBadInput, code, "%v: %s", args, errOut)
 	}
 }

@@ -163,7 +163,7 @@ func (d mrzData) parsed() map[string]any {
 	return map[string]any{
 		"format":          d.Format,
 		"document_code":   strings.TrimRight(pad(mrzText(d.DocCode), 2), "<"),
-		"issuing_country": mrzText(d.Issuer),
+		"issuing_state":   mrzText(d.Issuer),
 		"document_number": mrzText(d.Number),
 		"date_of_birth":   d.DOB.Format("2006-01-02"),
 		"date_of_expiry":  d.Expiry.Format("2006-01-02"),
@@ -171,7 +171,7 @@ func (d mrzData) parsed() map[string]any {
 		"nationality":     mrzText(d.Nationality),
 		"surname":         strings.TrimSpace(sur),
 		"given_names":     strings.TrimSpace(given),
-		"personal_number": strings.Trim(mrzText(d.Optional), "<"),
+		"optional_data":   strings.Trim(mrzText(d.Optional), "<"),
 		"all_checks_pass": true,
 	}
 }
