@@ -3,6 +3,7 @@ package synth
 import (
 	"image"
 	"math"
+	"sync"
 )
 
 // fimg is a float RGB picture (0..255, interleaved) for the photographic
@@ -110,13 +111,27 @@ func clampi(v, lo, hi int) int {
 	return v
 }
 
+// f32Pool recycles the large scratch buffers of the photographic stages,
+// which would otherwise dominate the garbage per sample.
+var f32Pool sync.Pool
+
+func getF32(n int) []float32 {
+	if p, ok := f32Pool.Get().(*[]float32); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]float32, n)
+}
+
+func putF32(b []float32) { f32Pool.Put(&b) }
+
 // gaussBlur approximates a Gaussian of the given sigma by three box
 // passes in each direction.
 func gaussBlur(pix []float32, w, h, ch int, sigma float64) {
 	if sigma < 0.3 {
 		return
 	}
-	tmp := make([]float32, len(pix))
+	tmp := getF32(len(pix))
+	defer putF32(tmp)
 	for _, r := range boxRadii(sigma) {
 		boxBlurH(pix, tmp, w, h, ch, r)
 		boxBlurV(tmp, pix, w, h, ch, r)
@@ -155,7 +170,8 @@ func motionBlur(f *fimg, length, angle float64) {
 	}
 	taps := int(math.Ceil(length)) + 1
 	dx, dy := math.Cos(angle), math.Sin(angle)
-	src := make([]float32, len(f.pix))
+	src := getF32(len(f.pix))
+	defer putF32(src)
 	copy(src, f.pix)
 	offs := make([][2]int, taps)
 	for i := range offs {
