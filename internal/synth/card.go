@@ -569,7 +569,13 @@ func (r *renderer) renderSide(d *idv.DocumentDefinition, side string, in sideInp
 		}
 	}
 	laminate(c, st.laminateFx, g)
-	roundCorners(c.img, st.radiusMM*pxPerMM)
+	// the card's edge catches the light
+	rad := st.radiusMM * pxPerMM
+	var rim path
+	rim.roundRect(0, 0, float64(w), float64(h), rad)
+	rim.roundRectHole(2.2, 2.2, float64(w)-4.4, float64(h)-4.4, rad-2.2)
+	c.fill(&rim, rgb{255, 255, 252}, 0.35)
+	roundCorners(c.img, rad)
 	return c.img, nil
 }
 
