@@ -41,20 +41,23 @@ type ranges struct {
 	noise             [2]float64 // sensor noise sd in 0..255 units
 	jpeg              [2]float64 // quality 0..1
 	colourTemperature float64
-	portrait          bool // always shoot in portrait orientation
+	portrait          bool    // always shoot in portrait orientation
+	thumbP            float64 // chance of a thumb over the edge
 }
+
+var skinTones = []rgb{{92, 60, 45}, {120, 80, 60}, {150, 105, 80}, {175, 130, 100}, {200, 155, 125}, {225, 185, 160}}
 
 var difficultyRanges = map[Difficulty]ranges{
 	Easy: {tilt: 5, rotation: 6, fill: [2]float64{0.62, 0.9}, uneven: [2]float64{0, 0.12}, vignette: [2]float64{0, 0.12},
 		exposure: [2]float64{0.95, 1.06}, glareP: 0.15, glare: [2]float64{0.15, 0.35}, defocus: [2]float64{0, 0.6},
-		motionP: 0, noise: [2]float64{1, 3}, jpeg: [2]float64{0.85, 0.95}, colourTemperature: 0.3},
+		motionP: 0, noise: [2]float64{1, 3}, jpeg: [2]float64{0.85, 0.95}, colourTemperature: 0.3, thumbP: 0.1},
 	Medium: {tilt: 12, rotation: 25, quarterTurn: 0.2, fill: [2]float64{0.45, 0.85}, uneven: [2]float64{0.08, 0.3},
 		vignette: [2]float64{0.05, 0.25}, exposure: [2]float64{0.82, 1.1}, glareP: 0.4, glare: [2]float64{0.25, 0.6},
 		defocus: [2]float64{0.3, 1.4}, motionP: 0.3, motion: [2]float64{2, 6}, noise: [2]float64{2, 6},
-		jpeg: [2]float64{0.7, 0.92}, colourTemperature: 0.6},
+		jpeg: [2]float64{0.7, 0.92}, colourTemperature: 0.6, thumbP: 0.25},
 	Hard: {tilt: 20, rotation: 360, fill: [2]float64{0.3, 0.75}, uneven: [2]float64{0.2, 0.5}, vignette: [2]float64{0.1, 0.4},
 		exposure: [2]float64{0.7, 1.15}, glareP: 0.7, glare: [2]float64{0.4, 0.9}, defocus: [2]float64{0.8, 2.4},
-		motionP: 0.5, motion: [2]float64{3, 11}, noise: [2]float64{4, 10}, jpeg: [2]float64{0.5, 0.8}, colourTemperature: 1},
+		motionP: 0.5, motion: [2]float64{3, 11}, noise: [2]float64{4, 10}, jpeg: [2]float64{0.5, 0.8}, colourTemperature: 1, thumbP: 0.35},
 }
 
 // Glare is a specular highlight on the card.
@@ -101,6 +104,19 @@ type Capture struct {
 	BackgroundSeed   uint64        `json:"background_seed"`
 	NoiseSeed        uint64        `json:"noise_seed"`
 	HologramHueShift float64       `json:"hologram_hue_shift"`
+	// Thumb is the holder's thumb over the document's edge, when drawn.
+	Thumb *Thumb `json:"thumb"`
+}
+
+// Thumb is a thumb holding the document: its tip reaches Depth (a share
+// of the document's short side) in from edge Edge (0 top, 1 right, 2
+// bottom, 3 left, of the document) at position T along it.
+type Thumb struct {
+	Edge     int     `json:"edge"`
+	T        float64 `json:"t"`
+	Depth    float64 `json:"depth"`
+	AngleDeg float64 `json:"angle_deg"`
+	Skin     [3]int  `json:"skin"`
 }
 
 // drawCapture draws capture parameters for a document of the given pixel
@@ -192,6 +208,10 @@ func drawCaptureR(g *rng, rg ranges, docW, docH int) Capture {
 	}
 	c.Noise = g.rangef(rg.noise[0], rg.noise[1])
 	c.JPEGQuality = g.rangef(rg.jpeg[0], rg.jpeg[1])
+	if g.chance(rg.thumbP) {
+		c.Thumb = &Thumb{Edge: g.intn(4), T: round3(g.rangef(0.2, 0.8)), Depth: round3(g.rangef(0.02, 0.07)),
+			AngleDeg: round2(g.rangef(-25, 25)), Skin: toInts(pick(g, skinTones))}
+	}
 	c.BackgroundSeed = g.r.Uint64()
 	c.NoiseSeed = g.r.Uint64() | 1
 	c.HologramHueShift = (c.TiltXDeg*0.7 + c.TiltYDeg*0.5) / 40
@@ -258,6 +278,9 @@ func renderCapture(doc *rgba4, c Capture) *fimg {
 	}
 	castShadow(bg, quad, c)
 	cover := warpOnto(bg, doc, quad)
+	if c.Thumb != nil {
+		drawThumb(bg, quad, *c.Thumb)
+	}
 	light(bg, cover, c)
 	gaussBlur(bg.pix, bg.w, bg.h, 3, c.DefocusSigma)
 	motionBlur(bg, c.MotionLength, c.MotionAngleDeg*math.Pi/180)
@@ -433,5 +456,100 @@ func addNoise(f *fimg, sd float64, seed uint64) {
 		f.pix[i] += n + cn
 		f.pix[i+1] += n
 		f.pix[i+2] += n - cn
+	}
+}
+
+// drawThumb paints a thumb whose tip reaches over one edge of the
+// document: a rounded finger shape continuing out of the frame, shaded
+// across its width, with a paler nail near the tip.
+func drawThumb(f *fimg, quad [4]vec, t Thumb) {
+	a, b := quad[t.Edge], quad[(t.Edge+1)%4]
+	p := lerpv(a, b, t.T)
+	centre := lerpv(lerpv(quad[0], quad[2], 0.5), lerpv(quad[1], quad[3], 0.5), 0.5)
+	long := math.Max(a.sub(b).length(), quad[(t.Edge+1)%4].sub(quad[(t.Edge+2)%4]).length())
+	short := math.Min(a.sub(b).length(), quad[(t.Edge+1)%4].sub(quad[(t.Edge+2)%4]).length())
+	in := centre.sub(p)
+	in = in.mul(1 / in.length()).rot(t.AngleDeg * math.Pi / 180)
+	width := 0.25 * long
+	tip := p.add(in.mul(t.Depth * short))
+	// the thumb runs from the tip back out of the frame
+	out := in.mul(-1)
+	exit := math.Inf(1)
+	for _, ax := range [][3]float64{{tip.X, out.X, float64(f.w)}, {tip.Y, out.Y, float64(f.h)}} {
+		switch {
+		case ax[1] > 1e-9:
+			exit = math.Min(exit, (ax[2]-ax[0])/ax[1])
+		case ax[1] < -1e-9:
+			exit = math.Min(exit, -ax[0]/ax[1])
+		}
+	}
+	if math.IsInf(exit, 1) || exit < 0 {
+		exit = 0
+	}
+	far := tip.add(out.mul(exit + width))
+	across := vec{-in.Y, in.X}
+	cv := &canvas{w: f.w, h: f.h}
+	var sh path
+	var pts []vec
+	for i := 0; i <= 16; i++ {
+		th := math.Pi * float64(i) / 16
+		pts = append(pts, tip.sub(in.mul(width*0.5)).add(across.mul(width*0.5*math.Cos(th))).add(in.mul(width*0.5*math.Sin(th))))
+	}
+	// the thumb widens a little towards the hand
+	knuckle := tip.add(out.mul(width * 1.6))
+	pts = append(pts, knuckle.sub(across.mul(width*0.62)), far.sub(across.mul(width*0.68)), far.add(across.mul(width*0.68)), knuckle.add(across.mul(width*0.62)))
+	// a soft contact shadow first, then the thumb
+	var shadow path
+	off := vec{width * 0.06, width * 0.1}
+	var spts []vec
+	for _, q := range pts {
+		spts = append(spts, q.add(off))
+	}
+	shadow.polygon(spts)
+	if r, m := cv.coverage(&shadow); m != nil {
+		sx0 := int(math.Floor(shadow.minX)) - 1
+		sy0 := int(math.Floor(shadow.minY)) - 1
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				k := 1 - 0.3*float32(m[(y-sy0)*cv.mask.Stride+x-sx0])/255
+				i := (y*f.w + x) * 3
+				f.pix[i] *= k
+				f.pix[i+1] *= k
+				f.pix[i+2] *= k
+			}
+		}
+	}
+	sh.polygon(pts)
+	r, m := cv.coverage(&sh)
+	if m == nil {
+		return
+	}
+	skin := fromInts(t.Skin)
+	x0 := int(math.Floor(sh.minX)) - 1
+	y0 := int(math.Floor(sh.minY)) - 1
+	nailC := tip.sub(in.mul(width * 0.38))
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cov := float64(m[(y-y0)*cv.mask.Stride+x-x0]) / 255
+			if cov <= 0 {
+				continue
+			}
+			q := vec{float64(x), float64(y)}.sub(tip)
+			u := math.Abs(q.X*across.X+q.Y*across.Y) / (width * 0.5) // 0 on the axis, 1 at the side
+			shade := 0.62 + 0.38*math.Cos(math.Min(1, u)*math.Pi/2)
+			col := skin.scale(shade)
+			// the nail: an oval near the tip, paler and glossier
+			d := vec{float64(x), float64(y)}.sub(nailC)
+			nu := (d.X*across.X + d.Y*across.Y) / (width * 0.3)
+			nv := (d.X*in.X + d.Y*in.Y) / (width * 0.3)
+			if nu*nu+nv*nv < 1 {
+				col = col.mix(rgb{235, 200, 190}, 0.35)
+			}
+			i := (y*f.w + x) * 3
+			k := float32(cov)
+			f.pix[i] += (float32(col.R) - f.pix[i]) * k
+			f.pix[i+1] += (float32(col.G) - f.pix[i+1]) * k
+			f.pix[i+2] += (float32(col.B) - f.pix[i+2]) * k
+		}
 	}
 }
