@@ -120,7 +120,7 @@ func background(kind string, w, h int, g *rng) *fimg {
 			for x := 0; x < lw; x++ {
 				t := float64(n.fbm(float64(x)*0.05, float64(y)*0.05, 4))
 				v := float64(n2.fbm(float64(x)*0.012, float64(y)*0.012, 3))
-				low.set(x, y, base.mix(alt, clamp(t*0.7+v*0.3-0.2, 0, 1)).scale(0.9+0.2*v))
+				low.set(x, y, base.mix(alt, clamp(t*0.3+v*0.15-0.1, 0, 1)).scale(0.95+0.1*v))
 			}
 		}
 	case "carpet":
@@ -128,7 +128,7 @@ func background(kind string, w, h int, g *rng) *fimg {
 		for y := 0; y < lh; y++ {
 			for x := 0; x < lw; x++ {
 				t := float64(n.fbm(float64(x)*0.03, float64(y)*0.03, 3))
-				low.set(x, y, base.scale(0.75+0.45*t))
+				low.set(x, y, base.scale(0.85+0.25*t))
 			}
 		}
 	default: // desk: a plain laminate with a broad sheen
@@ -161,13 +161,29 @@ func background(kind string, w, h int, g *rng) *fimg {
 				f.pix[i+2] *= k * nz
 			}
 		}
-	case "carpet", "stone":
-		amp := float32(14)
-		if kind == "stone" {
-			amp = 10
+	case "stone":
+		// granite: flecks of dark, light and tinted mineral a few px wide
+		flecks := []rgb{base.scale(0.35), base.scale(1.35), base.mix(rgb{150, 110, 90}, 0.5), base.scale(0.6)}
+		for y := 0; y < h; y += 2 {
+			for x := 0; x < w; x += 2 {
+				r := fn.next()
+				if r%100 >= 14 {
+					continue
+				}
+				col := flecks[int(r>>8)%len(flecks)]
+				sz := 1 + int(r>>16)%3
+				for dy := 0; dy < sz && y+dy < h; dy++ {
+					for dx := 0; dx < sz && x+dx < w; dx++ {
+						i := ((y+dy)*w + x + dx) * 3
+						f.pix[i], f.pix[i+1], f.pix[i+2] = float32(col.R), float32(col.G), float32(col.B)
+					}
+				}
+			}
 		}
+		gaussBlur(f.pix, w, h, 3, 0.7)
+	case "carpet":
 		for i := 0; i < len(f.pix); i += 3 {
-			d := amp * fn.gauss()
+			d := 14 * fn.gauss()
 			f.pix[i] += d
 			f.pix[i+1] += d
 			f.pix[i+2] += d
