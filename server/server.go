@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/tambua/tambua/docs"
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/server/webhook"
 )
 
 // Limits are the documented input limits (docs/server.md).
@@ -71,6 +72,10 @@ type Config struct {
 	Logger     *slog.Logger
 	// Now is the clock (tests).
 	Now func() time.Time
+	// Webhooks serves the webhook API (docs/webhooks.md). When nil and the
+	// store keeps webhooks, a service that may not call private addresses
+	// and presents no client certificate is used.
+	Webhooks *webhook.Service
 }
 
 // Server serves the REST interface.
@@ -168,6 +173,11 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 		w.Header().Set("Content-Type", "application/yaml")
 		_, _ = w.Write(docs.OpenAPI)
 	})
+	if cfg.Webhooks != nil {
+		s.mountWebhooks(cfg.Webhooks)
+	} else if ws, ok := st.(webhook.Store); ok {
+		s.mountWebhooks(webhook.NewService(ws, webhook.NewSender(nil, &webhook.Guard{})))
+	}
 	s.mux.Handle("/", s.instrument("not_found", func(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, apiErr(CodeNotFound, "no such path"), requestIDFrom(r.Context()))
 	}))

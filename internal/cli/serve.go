@@ -18,6 +18,7 @@ import (
 	"github.com/tambua/tambua/server"
 	"github.com/tambua/tambua/server/files"
 	"github.com/tambua/tambua/server/sqlite"
+	"github.com/tambua/tambua/server/webhook"
 )
 
 func init() {
@@ -47,6 +48,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	fs.Var(&pluginPaths, "plugin", "custom check plugin program (repeatable)")
 	fs.Var(&sets, "set", "check setting as KEY=VALUE (repeatable; models_dir and lists_dir come from TAMBUA_MODELS and TAMBUA_LISTS)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	hooks := addServeWebhookFlags(fs, env)
 	tlsCert := fs.String("tls-cert", env.Getenv("TAMBUA_TLS_CERT"), "PEM certificate to serve HTTPS (env TAMBUA_TLS_CERT)")
 	tlsKey := fs.String("tls-key", env.Getenv("TAMBUA_TLS_KEY"), "PEM private key of --tls-cert (env TAMBUA_TLS_KEY)")
 	if err := Parse(fs, args); err != nil {
@@ -88,7 +90,13 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		}
 		settings[k] = v
 	}
-	opts := []idv.Option{idv.WithDefinitions(defs), idv.WithSettings(settings)}
+	wh, err := hooks.setup(*data, st, log)
+	if err != nil {
+		return err
+	}
+	// The server's custom_webhook check resolves webhook_id to a stored
+	// webhook and sends through the guarded sender.
+	opts := []idv.Option{idv.WithDefinitions(defs), idv.WithSettings(settings), idv.WithChecks(wh.check)}
 	for _, p := range pluginPaths {
 		pc, err := plugins.Load(ctx, p, plugins.Options{Stderr: env.Stderr})
 		if err != nil {
@@ -113,10 +121,12 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	srv, err := server.New(server.Config{
 		BaseURL: *baseURL, FilesURL: *filesURL, FileURLTTL: *filesTTL, Workers: *workers, Logger: log,
+		Webhooks: wh.service,
 	}, st, fstore, engine, defs, keys)
 	if err != nil {
 		return Usagef("%v", err)
 	}
+	wh.dispatcher.Metrics = webhook.NewMetrics(srv.Metrics())
 	if demo != nil {
 		printDemo(env, demo, *baseURL)
 	}
@@ -135,6 +145,15 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		}
 		errc <- hs.Serve(ln)
 	}()
+	dctx, stopDispatch := context.WithCancel(ctx)
+	dispatched := make(chan struct{})
+	go func() {
+		defer close(dispatched)
+		if err := wh.dispatcher.Run(dctx); err != nil {
+			log.Error("webhook dispatcher", "error", err)
+		}
+	}()
+	defer func() { stopDispatch(); <-dispatched }()
 	select {
 	case err := <-errc:
 		if !errors.Is(err, http.ErrServerClosed) {

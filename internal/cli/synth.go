@@ -1,0 +1,163 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/synth"
+)
+
+func init() {
+	Register(&Command{
+		Path:    "synth",
+		Summary: "render a synthetic corpus of document captures, selfies and attacks with ground truth",
+		Run:     runSynth,
+	})
+}
+
+func runSynth(ctx context.Context, env *Env, args []string) error {
+	fs := NewFlags(env, "synth")
+	out := fs.String("out", "", "write one folder per sample here")
+	gallery := fs.String("gallery", "", "write a PNG tiling the samples here")
+	count := fs.Int("count", 0, "number of samples (default 24 with --out, 12 with --gallery)")
+	seed := fs.Uint64("seed", 1, "seed; the same seed gives byte-identical files")
+	config := fs.String("config", "", "render only this document definition (default: cycle through all)")
+	defsDir := fs.String("defs", "", "load document definitions from this folder on top of the built-in ones")
+	difficulty := fs.String("difficulty", "medium", "capture difficulty: easy, medium or hard")
+	attacks := fs.Bool("attacks", false, "make about half the samples attacks (print, screen replay, photo swap, edited field, photocopy, screenshot)")
+	faces := fs.String("faces", synth.DefaultFacesDir, "folder of face photos, one subfolder per person")
+	workers := fs.Int("workers", runtime.NumCPU(), "samples rendered in parallel")
+	if err := Parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return Usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if *out == "" && *gallery == "" {
+		return Usagef("give --out DIR or --gallery OUT.png")
+	}
+	if *count == 0 {
+		*count = 24
+		if *out == "" {
+			*count = 12
+		}
+	}
+	if *count < 0 || *count > 1_000_000 {
+		return Usagef("--count %d is out of range", *count)
+	}
+	if *workers < 1 {
+		*workers = 1
+	}
+	diff, err := synth.ParseDifficulty(*difficulty)
+	if err != nil {
+		return Usagef("%v", err)
+	}
+	reg := docdefs.Default()
+	if *defsDir != "" {
+		if reg, err = docdefs.LoadDir(*defsDir); err != nil {
+			return Usagef("%v", err)
+		}
+	}
+	defs := reg.All()
+	if *config != "" {
+		d, ok := reg.Definition(*config)
+		if !ok {
+			return Usagef("unknown config %q (have %v)", *config, reg.Configs())
+		}
+		defs = []*idv.DocumentDefinition{d}
+	}
+	gen, err := synth.New(synth.Options{Definitions: defs, Seed: *seed, Difficulty: diff, Attacks: *attacks, FacesDir: *faces})
+	if err != nil {
+		return err
+	}
+
+	bar := progressbar.NewOptions(*count,
+		progressbar.OptionSetWriter(env.Stderr),
+		progressbar.OptionSetDescription("synth"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionClearOnFinish(),
+	)
+	var samples []*synth.Sample
+	if *gallery != "" {
+		samples = make([]*synth.Sample, *count)
+	}
+	jobs := make(chan int)
+	errs := make(chan error, *workers)
+	var wg sync.WaitGroup
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for w := 0; w < *workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				s, err := gen.Sample(ctx, i)
+				if err == nil && *out != "" {
+					err = s.WriteDir(filepath.Join(*out, fmt.Sprintf("%05d_%s", i, s.Truth.Config)))
+				}
+				if err != nil {
+					errs <- fmt.Errorf("sample %d: %w", i, err)
+					cancel()
+					return
+				}
+				if samples != nil {
+					s.FrontCard, s.BackCard = nil, nil
+					samples[i] = s
+				}
+				_ = bar.Add(1)
+			}
+		}()
+	}
+feed:
+	for i := 0; i < *count; i++ {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	_ = bar.Finish()
+	close(errs)
+	if err := <-errs; err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if *gallery != "" {
+		img, err := synth.Gallery(samples)
+		if err != nil {
+			return err
+		}
+		f, err := os.Create(*gallery)
+		if err != nil {
+			return err
+		}
+		if err := png.Encode(f, img); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	if *out != "" {
+		fmt.Fprintf(env.Stdout, "wrote %d samples to %s\n", *count, *out)
+	}
+	if *gallery != "" {
+		fmt.Fprintf(env.Stdout, "wrote gallery of %d samples to %s\n", *count, *gallery)
+	}
+	return nil
+}

@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tambua/tambua/internal/synth"
+	"github.com/tambua/tambua/internal/testdata"
+)
+
+func TestSynthWritesSamples(t *testing.T) {
+	testdata.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
+	dir := t.TempDir()
+	code, out, errOut := runCLI(t, "", "synth", "--out", dir, "--count", "2", "--seed", "7", "--difficulty", "easy", "--config", "ke_national_id", "--attacks")
+	require.Equal(t, ExitOK, code, errOut)
+	assert.Contains(t, out, "wrote 2 samples")
+	for _, name := range []string{"00000_ke_national_id", "00001_ke_national_id"} {
+		for _, f := range []string{"front.jpg", "back.jpg", "selfie.jpg", "truth.json"} {
+			_, err := os.Stat(filepath.Join(dir, name, f))
+			require.NoError(t, err)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "00000_ke_national_id", "truth.json"))
+	require.NoError(t, err)
+	var truth struct {
+		Config   string            `json:"config"`
+		Combined map[string]string `json:"combined"`
+		MRZLines []string          `json:"mrz_lines"`
+		Attack   *string           `json:"attack"`
+	}
+	require.NoError(t, json.Unmarshal(b, &truth))
+	assert.Equal(t, "ke_national_id", truth.Config)
+	assert.Len(t, truth.MRZLines, 3)
+	assert.NotEmpty(t, truth.Combined["full_name"])
+}
+
+func TestSynthGallery(t *testing.T) {
+	testdata.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
+	out := filepath.Join(t.TempDir(), "g.png")
+	code, _, errOut := runCLI(t, "", "synth", "--gallery", out, "--count", "1", "--config", "ghana_voter_id")
+	require.Equal(t, ExitOK, code, errOut)
+	f, err := os.Open(out)
+	require.NoError(t, err)
+	defer f.Close()
+	img, err := png.Decode(f)
+	require.NoError(t, err)
+	assert.Greater(t, img.Bounds().Dx(), 600)
+}
+
+func TestSynthBadInput(t *testing.T) {
+	for _, args := range [][]string{
+		{"synth"},
+		{"synth", "--out", t.TempDir(), "--difficulty", "extreme"},
+		{"synth", "--out", t.TempDir(), "--config", "no_such_card"},
+		{"synth", "--out", t.TempDir(), "--count", "-3"},
+		{"synth", "--out", t.TempDir(), "stray"},
+	} {
+		code, _, errOut := runCLI(t, "", args...)
+		assert.Equal(t, ExitBadInput, code, "%v: %s", args, errOut)
+	}
+}

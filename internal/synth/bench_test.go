@@ -1,0 +1,42 @@
+package synth
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/internal/testdata"
+)
+
+func newTestGenerator(tb testing.TB, opts Options) *Generator {
+	tb.Helper()
+	testdata.Need(tb, DefaultFacesDir, "dlib face photos (libdlib-dev)")
+	if opts.Definitions == nil {
+		opts.Definitions = docdefs.Default().All()
+	}
+	g, err := New(opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g
+}
+
+// BenchmarkSample renders complete samples (front, back and selfie photos
+// with truth) at medium difficulty with attacks; it reports samples/s.
+func BenchmarkSample(b *testing.B) {
+	gen := newTestGenerator(b, Options{Seed: 1, Difficulty: Medium, Attacks: true})
+	ctx := context.Background()
+	// warm the per-definition caches outside the timer
+	for i := 0; i < len(gen.opts.Definitions); i++ {
+		if _, err := gen.Sample(ctx, i); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := gen.Sample(ctx, i); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "samples/s")
+}

@@ -1,0 +1,516 @@
+package synth
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/tambua/tambua/idv"
+)
+
+// ReferenceDate is the day the corpus is made for: every document is valid
+// on it. It is fixed, not today's date, so a seed gives the same files on
+// any day.
+var ReferenceDate = time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+
+// Options configure a Generator.
+type Options struct {
+	// Definitions to draw from; sample i uses Definitions[i % len], so a
+	// run of len(Definitions) samples covers each once.
+	Definitions []*idv.DocumentDefinition
+	Seed        uint64
+	Difficulty  Difficulty
+	// Attacks makes about half the samples presentation or tampering
+	// attacks, cycling through AttackKinds.
+	Attacks bool
+	// ImpostorRate is the share of clean samples whose selfie shows
+	// another person (default 0.25; negative for none).
+	ImpostorRate float64
+	FacesDir     string // default DefaultFacesDir
+	Today        time.Time
+}
+
+// Generator renders samples. It is safe for concurrent use.
+type Generator struct {
+	opts  Options
+	faces *faceSet
+}
+
+// New prepares a generator: it checks the fonts and face photos are there.
+func New(opts Options) (*Generator, error) {
+	if len(opts.Definitions) == 0 {
+		return nil, errors.New("synth: no document definitions")
+	}
+	if opts.Difficulty == "" {
+		opts.Difficulty = Medium
+	}
+	if _, ok := difficultyRanges[opts.Difficulty]; !ok {
+		return nil, fmt.Errorf("synth: difficulty %q", opts.Difficulty)
+	}
+	if opts.FacesDir == "" {
+		opts.FacesDir = DefaultFacesDir
+	}
+	if opts.Today.IsZero() {
+		opts.Today = ReferenceDate
+	}
+	if opts.ImpostorRate == 0 {
+		opts.ImpostorRate = 0.25
+	}
+	faces, err := loadFaceSet(opts.FacesDir)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := newFonts(); err != nil {
+		return nil, err
+	}
+	return &Generator{opts: opts, faces: faces}, nil
+}
+
+// Sample is one rendered capture set with its ground truth.
+type Sample struct {
+	Front, Back, Selfie []byte // JPEG
+	Truth               Truth
+	// FrontCard and BackCard are the flat documents before capture, for
+	// tests and the gallery.
+	FrontCard, BackCard *image.RGBA
+}
+
+// PersonTruth names the face photos used.
+type PersonTruth struct {
+	Name         string `json:"name"`
+	CardPhoto    string `json:"card_photo"`
+	SelfiePerson string `json:"selfie_person"`
+	SelfiePhoto  string `json:"selfie_photo"`
+	// CardPerson differs from Name only when a photo swap pasted another
+	// face on the card.
+	CardPerson string `json:"card_person"`
+}
+
+// BarcodeTruth is what the document's barcode encodes.
+type BarcodeTruth struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+// SelfieTruth is how the selfie was made.
+type SelfieTruth struct {
+	Selfie
+	// Recapture is set for print and screen replay attacks: the camera
+	// shot of the print or screen.
+	Recapture *Capture `json:"recapture,omitempty"`
+}
+
+// CaptureTruth holds the parameters of each image.
+type CaptureTruth struct {
+	Front  *Capture    `json:"front"` // nil for a screenshot
+	Back   *Capture    `json:"back"`
+	Selfie SelfieTruth `json:"selfie"`
+}
+
+// Truth is truth.json.
+type Truth struct {
+	Config      string `json:"config"`
+	Index       int    `json:"index"`
+	Seed        uint64 `json:"seed"`
+	Difficulty  string `json:"difficulty"`
+	Country     string `json:"country"`
+	DisplayName string `json:"display_name"`
+	// BackSide is "back", or "facing_page" for a one-sided document whose
+	// back.jpg shows the page opposite the data page.
+	BackSide    string            `json:"back_side"`
+	FieldSchema []string          `json:"field_schema"`
+	Combined    map[string]string `json:"combined"`
+	// Printed is each value as the card prints it (date and sex formats).
+	Printed          map[string]string `json:"printed"`
+	MRZLines         []string          `json:"mrz_lines"`
+	MRZParsed        map[string]any    `json:"mrz_parsed"`
+	Barcode          *BarcodeTruth     `json:"barcode"`
+	Person           PersonTruth       `json:"person"`
+	SelfieSamePerson bool              `json:"selfie_same_person"`
+	Attack           *string           `json:"attack"`
+	AttackDetail     map[string]any    `json:"attack_detail,omitempty"`
+	Capture          CaptureTruth      `json:"capture"`
+}
+
+// SampleSeed is the seed of sample index of a run seeded with seed.
+func SampleSeed(seed uint64, index int) uint64 {
+	return splitmix(seed ^ splitmix(uint64(index)+0x51))
+}
+
+// attackFor schedules attacks so that a run of 2*len(defs) samples has
+// every definition once clean and once attacked, and cycles the kinds.
+func (gen *Generator) attackFor(index int) string {
+	if !gen.opts.Attacks {
+		return ""
+	}
+	n := len(gen.opts.Definitions)
+	if (index+index/n)%2 == 0 {
+		return ""
+	}
+	return AttackKinds[(index/2)%len(AttackKinds)]
+}
+
+// Sample renders sample index.
+func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	d := gen.opts.Definitions[index%len(gen.opts.Definitions)]
+	seed := SampleSeed(gen.opts.Seed, index)
+	root := newRNG(seed, 0)
+	r, err := newRenderer()
+	if err != nil {
+		return nil, err
+	}
+	attack := gen.attackFor(index)
+
+	// who: the holder, the photos of the card and the selfie
+	fs := gen.faces
+	pg := root.fork("people")
+	holder := pick(pg, fs.people)
+	photos := fs.photos[holder]
+	ci := pg.intn(len(photos))
+	si := (ci + 1 + pg.intn(len(photos)-1)) % len(photos)
+	others := make([]string, 0, len(fs.people)-1)
+	for _, p := range fs.people {
+		if p != holder {
+			others = append(others, p)
+		}
+	}
+	other := pick(pg, others)
+	op := fs.photos[other]
+	oi := pg.intn(len(op))
+	oj := (oi + 1 + pg.intn(len(op)-1)) % len(op)
+	impostor := attack == "" && gen.opts.ImpostorRate > 0 && pg.chance(gen.opts.ImpostorRate)
+
+	person := PersonTruth{Name: holder, CardPhoto: photos[ci], CardPerson: holder, SelfiePerson: holder, SelfiePhoto: photos[si]}
+	cardFace, err := fs.load(holder, photos[ci])
+	if err != nil {
+		return nil, err
+	}
+	selfieFace, err := fs.load(holder, photos[si])
+	if err != nil {
+		return nil, err
+	}
+	var edits sideEdits
+	detail := map[string]any{}
+	switch {
+	case impostor:
+		person.SelfiePerson, person.SelfiePhoto = other, op[oj]
+		if selfieFace, err = fs.load(other, op[oj]); err != nil {
+			return nil, err
+		}
+	case attack == AttackPhotoSwap:
+		// the fraudster's face on the holder's card, and the fraudster's selfie
+		swap, err := fs.load(other, op[oi])
+		if err != nil {
+			return nil, err
+		}
+		edits.swapFace = swap
+		sg := root.fork("swap")
+		edits.swapOffset = vec{round2(sg.rangef(-6, 6)), round2(sg.rangef(-6, 6))}
+		edits.swapPose = cardPortrait(sg, swap)
+		person.CardPerson, person.CardPhoto = other, op[oi]
+		person.SelfiePerson, person.SelfiePhoto = other, op[oj]
+		if selfieFace, err = fs.load(other, op[oj]); err != nil {
+			return nil, err
+		}
+		detail["original_person"] = holder
+		detail["original_photo"] = photos[ci]
+		detail["offset_px"] = []float64{edits.swapOffset.X, edits.swapOffset.Y}
+		detail["ghost_image_shows"] = "original_person"
+	}
+
+	id, err := newIdentity(root.fork("identity"), d, gen.opts.Today, sexOf(holder))
+	if err != nil {
+		return nil, err
+	}
+	if attack == AttackEditedField {
+		if err := planEdit(root.fork("edit"), d, id, &edits, detail); err != nil {
+			return nil, err
+		}
+	}
+
+	cg := root.fork("capture")
+	fw, fh := sideSize(d)
+	frontCap := drawCapture(cg, gen.opts.Difficulty, fw, fh)
+	backCap := drawCapture(cg, gen.opts.Difficulty, fw, fh)
+	pose := cardPortrait(root.fork("pose"), cardFace)
+	sigSeed := root.fork("signature").r.Uint64()
+	in := sideInput{id: id, face: cardFace, pose: pose, ghost: cardFace, hueShift: frontCap.HologramHueShift, edits: edits, sigSeed: sigSeed}
+	frontImg, err := r.renderSide(d, "front", in)
+	if err != nil {
+		return nil, err
+	}
+	backSide := "back"
+	if !hasSide(d, "back") {
+		backSide = "facing_page"
+	}
+	inBack := in
+	inBack.edits = sideEdits{}
+	inBack.hueShift = backCap.HologramHueShift
+	backImg, err := r.renderSide(d, "back", inBack)
+	if err != nil {
+		return nil, err
+	}
+
+	truth := Truth{
+		Config: d.Config, Index: index, Seed: seed, Difficulty: string(gen.opts.Difficulty), Country: d.Country,
+		DisplayName: d.DisplayName, BackSide: backSide,
+		FieldSchema: append([]string(nil), d.FieldSchema...), Combined: map[string]string{}, Printed: map[string]string{},
+		MRZLines: []string{}, Person: person,
+		SelfieSamePerson: person.SelfiePerson == person.CardPerson,
+	}
+	for _, name := range d.FieldSchema {
+		truth.Combined[name] = id.values[name]
+		truth.Printed[name] = id.printed[name]
+	}
+	if edits.editField != "" {
+		truth.Combined[edits.editField] = edits.editNorm
+		truth.Printed[edits.editField] = edits.editValue
+	}
+	if id.mrz != nil {
+		lines, err := id.mrz.lines()
+		if err != nil {
+			return nil, err
+		}
+		truth.MRZLines = lines
+		truth.MRZParsed = id.mrz.parsed()
+	}
+	if d.Barcode != nil {
+		truth.Barcode = &BarcodeTruth{Kind: d.Barcode.Kind, Text: id.barcode}
+	}
+	if attack != "" {
+		a := attack
+		truth.Attack = &a
+	}
+
+	ag := root.fork("attack")
+	var front, back *fimg
+	switch attack {
+	case AttackScreenshot:
+		sh, params := screenshot(frontImg, r.fonts, ag)
+		front = sh
+		for k, v := range params {
+			detail[k] = v
+		}
+		detail["jpeg_quality"] = round3(ag.rangef(0.85, 0.95))
+	case AttackPhotocopy:
+		fc, p1 := photocopy(frontImg, ag)
+		bc, _ := photocopy(backImg, ag)
+		for k, v := range p1 {
+			detail[k] = v
+		}
+		// the paper copy is square-cornered and a little larger
+		frontCap = drawCapture(cg, gen.opts.Difficulty, fc.w, fc.h)
+		backCap = drawCapture(cg, gen.opts.Difficulty, bc.w, bc.h)
+		frontCap.Glare, backCap.Glare = nil, nil // paper does not shine
+		front = renderCapture(fc, frontCap)
+		back = renderCapture(bc, backCap)
+	}
+	if front == nil {
+		front = renderCapture(rgba4From(frontImg), frontCap)
+	}
+	if back == nil {
+		back = renderCapture(rgba4From(backImg), backCap)
+	}
+	if attack != AttackScreenshot {
+		fc := frontCap
+		truth.Capture.Front = &fc
+	}
+	bc := backCap
+	truth.Capture.Back = &bc
+
+	// selfie, possibly presented as a print or on a screen
+	sel := drawSelfie(root.fork("selfie"), gen.opts.Difficulty, selfieFace)
+	scene := stageSelfie(selfieFace, sel)
+	var selfie *fimg
+	truth.Capture.Selfie.Selfie = sel
+	switch attack {
+	case AttackPrint, AttackScreen:
+		var doc *rgba4
+		var params map[string]any
+		if attack == AttackPrint {
+			doc, params = printSheet(scene, ag)
+		} else {
+			doc, params = screenDevice(scene, ag)
+		}
+		for k, v := range params {
+			detail[k] = v
+		}
+		rc := drawCaptureR(ag, heldRanges(gen.opts.Difficulty), doc.w, doc.h)
+		selfie = renderCapture(doc, rc)
+		truth.Capture.Selfie.Recapture = &rc
+	default:
+		selfie = shootSelfie(scene, sel)
+	}
+	if len(detail) > 0 {
+		truth.AttackDetail = detail
+	}
+
+	s := &Sample{Truth: truth, FrontCard: frontImg, BackCard: backImg}
+	fq := 0.0
+	if truth.Capture.Front != nil {
+		fq = truth.Capture.Front.JPEGQuality
+	} else {
+		fq = detail["jpeg_quality"].(float64)
+	}
+	if s.Front, err = encodeJPEG(front, fq); err != nil {
+		return nil, err
+	}
+	if s.Back, err = encodeJPEG(back, backCap.JPEGQuality); err != nil {
+		return nil, err
+	}
+	sq := sel.JPEG
+	if truth.Capture.Selfie.Recapture != nil {
+		sq = truth.Capture.Selfie.Recapture.JPEGQuality
+	}
+	if s.Selfie, err = encodeJPEG(selfie, sq); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func hasSide(d *idv.DocumentDefinition, side string) bool {
+	for _, s := range d.Sides {
+		if s == side {
+			return true
+		}
+	}
+	return false
+}
+
+// planEdit picks a field on the front to alter and a new value that still
+// passes the field's pattern, so only the print gives the forgery away.
+func planEdit(g *rng, d *idv.DocumentDefinition, id *identity, e *sideEdits, detail map[string]any) error {
+	var cands []idv.FieldDef
+	for _, f := range fieldsOn(d, "front") {
+		if f.Fixed == "" && f.Name != "sex" && f.Type != idv.FieldSex {
+			cands = append(cands, f)
+		}
+	}
+	// prefer what a forger changes, the birth or expiry date; then any
+	// field that can take another value
+	order := make([]idv.FieldDef, 0, len(cands))
+	for _, p := range []string{"date_of_birth", "date_of_expiry"} {
+		for _, c := range cands {
+			if c.Name == p && g.chance(0.7) {
+				order = append(order, c)
+			}
+		}
+	}
+	for _, k := range g.r.Perm(len(cands)) {
+		order = append(order, cands[k])
+	}
+	var f idv.FieldDef
+	var old, nv string
+	for _, c := range order {
+		old = id.values[c.Name]
+		if v, err := alternative(g, d, c, id, old); err == nil && v != "" && v != old {
+			f, nv = c, v
+			break
+		}
+	}
+	if nv == "" {
+		return fmt.Errorf("synth: %s: no field to edit", d.Config)
+	}
+	e.editField = f.Name
+	e.editValue = printedValue(f, nv)
+	e.editShift = vec{round2(g.rangef(-3, 3)), round2(g.sign() * g.rangef(2, 5))}
+	e.editAngle = round3(g.sign() * g.rangef(0.006, 0.025))
+	detail["field"] = f.Name
+	detail["original_value"] = old
+	detail["edited_value"] = nv
+	detail["font"] = filepath.Base(fontLibSerifBold)
+	detail["baseline_shift_px"] = []float64{e.editShift.X, e.editShift.Y}
+	detail["angle_deg"] = round2(e.editAngle * 180 / math.Pi)
+	e.editNorm = nv
+	return nil
+}
+
+// alternative draws another valid value for field f: a shifted date, a
+// different person's name or place from the same country, or a fresh draw
+// from the pattern.
+func alternative(g *rng, d *idv.DocumentDefinition, f idv.FieldDef, id *identity, old string) (string, error) {
+	var re *regexp.Regexp
+	if f.Pattern != "" {
+		var err error
+		if re, err = regexp.Compile(f.Pattern); err != nil {
+			return "", err
+		}
+	}
+	ok := func(v string) bool { return v != "" && v != old && (re == nil || re.MatchString(v)) }
+	for i := 0; i < 30; i++ {
+		var v string
+		switch f.Type {
+		case idv.FieldDate:
+			t, err := time.Parse("02.01.2006", old)
+			if err != nil {
+				return "", err
+			}
+			years := g.between(3, 12)
+			if f.Name == "date_of_expiry" {
+				t = t.AddDate(years, 0, 0)
+			} else {
+				t = t.AddDate(-years, g.between(0, 11), 0)
+			}
+			v = ddmmyyyy(t)
+		default:
+			b := bookFor(d.Country)
+			alt := id.person
+			alt.Surname = pick(g, b.surnames)
+			alt.Given = []string{pick(g, b.male)}
+			if len(id.person.Given) > 1 {
+				alt.Given = append(alt.Given, pick(g, b.maleLocal))
+			}
+			v = semanticValue(g, d, f, alt, b)
+			if !ok(v) && f.Pattern != "" {
+				var err error
+				if v, err = fromPattern(g, f.Pattern); err != nil {
+					return "", err
+				}
+				v = strings.TrimSpace(v)
+			}
+		}
+		if ok(v) {
+			return v, nil
+		}
+	}
+	return "", nil
+}
+
+func encodeJPEG(f *fimg, quality float64) ([]byte, error) {
+	var buf bytes.Buffer
+	q := int(math.Round(quality * 100))
+	if err := jpeg.Encode(&buf, f.toRGBA(), &jpeg.Options{Quality: q}); err != nil {
+		return nil, fmt.Errorf("synth: jpeg: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// WriteDir writes front.jpg, back.jpg, selfie.jpg and truth.json to dir.
+func (s *Sample) WriteDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tj, err := json.MarshalIndent(s.Truth, "", "  ")
+	if err != nil {
+		return err
+	}
+	for name, b := range map[string][]byte{"front.jpg": s.Front, "back.jpg": s.Back, "selfie.jpg": s.Selfie, "truth.json": append(tj, '\n')} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
