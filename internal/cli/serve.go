@@ -49,6 +49,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	fs.Var(&sets, "set", "check setting as KEY=VALUE (repeatable; models_dir and lists_dir come from TAMBUA_MODELS and TAMBUA_LISTS)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	hooks := addServeWebhookFlags(fs, env)
+	corsOrigins := fs.String("cors-origins", env.Getenv("TAMBUA_CORS_ORIGINS"), "comma-separated browser origins allowed to call /postdata, /upload and /v1/verify (web SDK), or * (env TAMBUA_CORS_ORIGINS)")
 	tlsCert := fs.String("tls-cert", env.Getenv("TAMBUA_TLS_CERT"), "PEM certificate to serve HTTPS (env TAMBUA_TLS_CERT)")
 	tlsKey := fs.String("tls-key", env.Getenv("TAMBUA_TLS_KEY"), "PEM private key of --tls-cert (env TAMBUA_TLS_KEY)")
 	if err := Parse(fs, args); err != nil {
@@ -121,7 +122,8 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	srv, err := server.New(server.Config{
 		BaseURL: *baseURL, FilesURL: *filesURL, FileURLTTL: *filesTTL, Workers: *workers, Logger: log,
-		Webhooks: wh.service,
+		CORSOrigins: splitList(*corsOrigins),
+		Webhooks:    wh.service,
 	}, st, fstore, engine, defs, keys)
 	if err != nil {
 		return Usagef("%v", err)
