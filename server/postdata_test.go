@@ -278,6 +278,18 @@ func TestSubmitVerificationAndV1Verify(t *testing.T) {
 		assert.Equal(t, "ke_passport", r.str("config"))
 		assert.EqualValues(t, 5, r.obj["units_consumed"])
 	})
+	t.Run("v1/verify refuses a body declared as not JSON", func(t *testing.T) {
+		raw, err := json.Marshal(direct(map[string]any{"method": "process_idv", "config": "ke_passport"}))
+		require.NoError(t, err)
+		req, err := http.NewRequest(http.MethodPost, e.ts.URL+"/v1/verify", bytes.NewReader(raw))
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("Content-Type", "text/plain")
+		before := e.balance()
+		r := e.do(req)
+		assert.Equal(t, 104, r.code())
+		assert.Equal(t, before, e.balance(), "nothing billed")
+	})
 	bomb := func() string {
 		var b bytes.Buffer
 		w, _ := flate.NewWriter(&b, 9)

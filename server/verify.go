@@ -13,6 +13,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"mime"
 	"net/http"
 	"strings"
 	"sync"
@@ -236,6 +237,14 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) {
 	if aerr != nil {
 		writeAPIError(w, aerr, rid)
 		return
+	}
+	// The spec sends JSON; a body declared as anything else is refused
+	// before it is read (a missing Content-Type is read as JSON).
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			writeAPIError(w, apiErr(CodeInvalidRequest, "Content-Type must be application/json"), rid)
+			return
+		}
 	}
 	// Base64 adds a third: allow it above the request limit.
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.Limits.RequestBytes/3*4+64<<10)
