@@ -136,6 +136,10 @@ func lookupFactory(name string) (Factory, bool) {
 	return f, ok
 }
 
+// ValidCheckName reports whether name can name a check: 2 to 64 lower case
+// letters, digits and underscores, starting with a letter.
+func ValidCheckName(name string) bool { return validCheckName(name) }
+
 func validCheckName(name string) bool {
 	if len(name) < 2 || len(name) > 64 {
 		return false

@@ -157,4 +157,3 @@ func resizeGray(img image.Image, w, h int) *plane {
 	}
 	return luma(imaging.Resize(img, w, h, imaging.Box))
 }
-
