@@ -1,0 +1,116 @@
+package ocr
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"strconv"
+	"strings"
+
+	"github.com/otiai10/gosseract/v2"
+)
+
+// pool holds tesseract clients. A client is not safe for concurrent use, so
+// each zone read borrows one; the pool is as large as the number of
+// workers that may read at once.
+type pool struct {
+	clients chan *gosseract.Client
+	all     []*gosseract.Client
+}
+
+func newPool(n int) *pool {
+	p := &pool{clients: make(chan *gosseract.Client, n)}
+	for i := 0; i < n; i++ {
+		c := gosseract.NewClient()
+		p.clients <- c
+		p.all = append(p.all, c)
+	}
+	return p
+}
+
+func (p *pool) close() error {
+	var first error
+	for _, c := range p.all {
+		if err := c.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// reading is what tesseract made of one zone.
+type reading struct {
+	Text string
+	// Conf is the mean word confidence (0..100).
+	Conf float64
+}
+
+// read runs tesseract on a grey image with a whitelist and a page
+// segmentation mode.
+func (p *pool) read(ctx context.Context, img *image.Gray, whitelist string, psm int) (reading, error) {
+	var c *gosseract.Client
+	select {
+	case c = <-p.clients:
+	case <-ctx.Done():
+		return reading{}, ctx.Err()
+	}
+	defer func() { p.clients <- c }()
+	if psm == 0 {
+		psm = 7
+	}
+	if err := c.SetPageSegMode(gosseract.PageSegMode(psm)); err != nil {
+		return reading{}, err
+	}
+	if err := c.SetWhitelist(whitelist); err != nil {
+		return reading{}, err
+	}
+	if err := c.SetImageFromBytes(pgm(img)); err != nil {
+		return reading{}, err
+	}
+	boxes, err := c.GetBoundingBoxes(gosseract.RIL_WORD)
+	if err != nil {
+		return reading{}, fmt.Errorf("ocr: tesseract: %w", err)
+	}
+	var words []string
+	var conf float64
+	lastBottom := -1
+	for _, b := range boxes {
+		w := strings.TrimSpace(b.Word)
+		if w == "" {
+			continue
+		}
+		// A word that starts below the previous one begins a new line.
+		if lastBottom >= 0 && b.Box.Min.Y >= lastBottom {
+			words = append(words, "\n")
+		}
+		lastBottom = b.Box.Max.Y
+		words = append(words, w)
+		conf += b.Confidence
+	}
+	r := reading{}
+	n := 0
+	for _, w := range words {
+		if w != "\n" {
+			n++
+		}
+	}
+	if n > 0 {
+		r.Conf = conf / float64(n)
+	}
+	r.Text = strings.ReplaceAll(strings.Join(words, " "), " \n ", "\n")
+	return r, nil
+}
+
+// pgm encodes a grey image as binary PNM, which leptonica reads from memory
+// without a codec's cost.
+func pgm(img *image.Gray) []byte {
+	b := img.Bounds()
+	head := "P5\n" + strconv.Itoa(b.Dx()) + " " + strconv.Itoa(b.Dy()) + "\n255\n"
+	out := make([]byte, 0, len(head)+b.Dx()*b.Dy())
+	out = append(out, head...)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		i := img.PixOffset(b.Min.X, y)
+		out = append(out, img.Pix[i:i+b.Dx()]...)
+	}
+	return out
+}
