@@ -254,7 +254,9 @@ func (k *Check) Extract(ctx context.Context, imgs map[string]image.Image, cands 
 		err  error
 	}
 	byAspect := map[string]rect{}
-	key := func(d *idv.DocumentDefinition) string { return fmt.Sprintf("%.1fx%.1f", d.Size.WidthMM, d.Size.HeightMM) }
+	key := func(d *idv.DocumentDefinition) string {
+		return fmt.Sprintf("%.1fx%.1f", d.Size.WidthMM, d.Size.HeightMM)
+	}
 	for _, d := range cands {
 		if _, done := byAspect[key(d)]; done {
 			continue

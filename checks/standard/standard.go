@@ -3,3 +3,7 @@
 //
 //	import _ "github.com/tambua/tambua/checks/standard"
 package standard
+
+import (
+	_ "github.com/tambua/tambua/checks/ocr" // ocr_extraction
+)
