@@ -96,3 +96,48 @@ func TestFindCardScenes(t *testing.T) {
 		})
 	}
 }
+
+func photoOf(card image.Image) ([]byte, cardtest.Corners, error) {
+	// The card is a few pixels: what is photographed is the background.
+	return cardtest.Photo(card, cardtest.Scene{Width: 1600, Height: 1200, Fill: 0.001, Texture: true, Seed: 3})
+}
+
+func TestMeasureBlurAndGlare(t *testing.T) {
+	def, card := renderCard(t, "kenya_national_id", 9)
+	measure := func(sc cardtest.Scene) vision.Quality {
+		data, _, err := cardtest.Photo(card, sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := vision.Decode(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := vision.Rectify(img, def, "front")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return vision.Measure(c, def, "front")
+	}
+	sharp := measure(cardtest.Scene{Width: 1600, Height: 1200, Fill: 0.75})
+	blurred := measure(cardtest.Scene{Width: 1600, Height: 1200, Fill: 0.75, Blur: 4})
+	glare := measure(cardtest.Scene{Width: 1600, Height: 1200, Fill: 0.75, Glare: 0.15, GlareAt: [2]float64{0.55, 0.40}})
+	t.Logf("sharp %+v\nblurred %+v\nglare %+v", sharp, blurred, glare)
+	has := func(q vision.Quality, r string) bool {
+		for _, x := range q.Reasons {
+			if x == r {
+				return true
+			}
+		}
+		return false
+	}
+	if len(sharp.Reasons) != 0 {
+		t.Errorf("clean capture has reasons %v", sharp.Reasons)
+	}
+	if !has(blurred, vision.ReasonBlurry) || blurred.Sharpness >= sharp.Sharpness {
+		t.Errorf("blur not reported: %+v", blurred)
+	}
+	if !has(glare, vision.ReasonGlare) {
+		t.Errorf("glare not reported: %+v", glare)
+	}
+}

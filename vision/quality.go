@@ -31,7 +31,7 @@ const (
 const (
 	// MinSharpness: below it the strongest edges of the card are spread
 	// over more than about three canonical pixels and small print merges.
-	MinSharpness = 0.14
+	MinSharpness = 0.25
 	// MaxFieldGlare: share of clipped pixels in a field zone above which
 	// the field is reported under glare.
 	MaxFieldGlare = 0.15

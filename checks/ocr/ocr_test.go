@@ -61,4 +61,7 @@ func TestExtractRenders(t *testing.T) {
 		t.Logf("%s quality %+v", config, ex.Quality)
 	}
 	t.Logf("exact %d/%d", exact, total)
+	if float64(exact) < 0.95*float64(total) {
+		t.Errorf("exact fields %d/%d, want at least 95%%", exact, total)
+	}
 }
