@@ -19,6 +19,34 @@ const zoneHeight = 64
 // read as well and the better reading kept.
 const uprightDoubt = 0.35
 
+// minConfidence is the mean word confidence (0..100) below which a read
+// value is discarded. Clean print reads at 85 to 96; noise that passes a
+// free-text pattern reads well under 50.
+const minConfidence = 55
+
+// mrzLikeness (0..1) is how much text looks like the MRZ of d: the right
+// number of lines of about the right length, with fillers.
+func mrzLikeness(text string, d *idv.DocumentDefinition) float64 {
+	want, width := 2, 44
+	switch d.MRZ.Format {
+	case idv.MRZTD1:
+		want, width = 3, 30
+	case idv.MRZTD2:
+		want, width = 2, 36
+	}
+	lines := strings.Fields(text)
+	good := 0
+	for _, l := range lines {
+		if len(l) >= width-4 && len(l) <= width+2 && strings.Contains(l, "<") {
+			good++
+		}
+	}
+	if good > want {
+		good = want
+	}
+	return float64(good) / float64(want)
+}
+
 type fieldRead struct {
 	raw   string
 	value string
@@ -41,11 +69,33 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 	}
 	reads := map[string]fieldRead{}
 	for side, card := range cards {
+		settled := card.UprightMargin >= uprightDoubt
+		if d.MRZ != nil && d.MRZ.Zone.Side == side {
+			// The MRZ is the strongest evidence of which way up a card
+			// is: read the way up that makes it look like an MRZ.
+			t0, err := k.readMRZ(ctx, d, card)
+			if err != nil {
+				return nil, err
+			}
+			turned := card.Turn()
+			t1, err := k.readMRZ(ctx, d, turned)
+			if err != nil {
+				return nil, err
+			}
+			s0, s1 := mrzLikeness(t0, d), mrzLikeness(t1, d)
+			if s1 > s0 {
+				card, t0, s0 = turned, t1, s1
+			}
+			if s0 >= 0.5 {
+				settled = true
+			}
+			ex.MRZText = t0
+		}
 		rs, err := k.readSide(ctx, d, side, card)
 		if err != nil {
 			return nil, err
 		}
-		if card.UprightMargin < uprightDoubt {
+		if !settled {
 			// The layout did not settle which way up the card is: let the
 			// text decide.
 			turned := card.Turn()
@@ -67,14 +117,6 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 		q := vision.Measure(card, d, side)
 		ex.Capture[side] = q
 		ex.Reasons = appendUnique(ex.Reasons, q.Reasons...)
-	}
-	// The MRZ as printed, for the mrz_parsing check.
-	if d.MRZ != nil {
-		if card, ok := cards[d.MRZ.Zone.Side]; ok {
-			if t, err := k.readMRZ(ctx, d, card); err == nil {
-				ex.MRZText = t
-			}
-		}
 	}
 	var confSum float64
 	var nConf int
@@ -206,7 +248,9 @@ func (k *Check) readField(ctx context.Context, f idv.FieldDef, card *vision.Card
 		return fieldRead{}, err
 	}
 	v, ok := Normalize(f, r.Text)
-	return fieldRead{raw: r.Text, value: v, valid: ok, conf: r.Conf}, nil
+	// A value tesseract itself doubts is not presented as read, even when
+	// it happens to fit the pattern (free text patterns admit noise).
+	return fieldRead{raw: r.Text, value: v, valid: ok && r.Conf >= minConfidence, conf: r.Conf}, nil
 }
 
 // whitelist is the field's charset, widened where the printed form differs
