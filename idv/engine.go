@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 )
@@ -132,6 +133,20 @@ func (e *Engine) Prepare(w *Workflow) (*Prepared, error) {
 			return nil, Errorf(ENotFound, "unknown document type %q", dt)
 		}
 		p.allowed = append(p.allowed, d)
+	}
+	// Resolve every check before failing, so one error names all missing.
+	var missing []string
+	code := ""
+	for _, cs := range w.Checks {
+		if _, err := e.Check(cs.Name); err != nil {
+			missing = append(missing, strings.TrimPrefix(err.Error(), "idv: "))
+			if code == "" {
+				code = ErrorCode(err)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		return nil, Errorf(code, "%s", strings.Join(missing, "; "))
 	}
 	for i, cs := range w.Checks {
 		c, err := e.Check(cs.Name)
@@ -460,4 +475,14 @@ func NewRequestID() string {
 	b[8] = b[8]&0x3f | 0x80
 	h := hex.EncodeToString(b[:])
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// Verify prepares the workflow and runs one verification. Callers that run
+// a workflow many times should Prepare once and call Prepared.Verify.
+func (e *Engine) Verify(ctx context.Context, w *Workflow, in Input) (*Result, error) {
+	p, err := e.Prepare(w)
+	if err != nil {
+		return nil, err
+	}
+	return p.Verify(ctx, in)
 }

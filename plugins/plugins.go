@@ -253,10 +253,16 @@ func encodeCase(cs *idv.Case) (*pb.RunRequest, error) {
 		Threshold:    cs.Step.Threshold,
 		HasThreshold: cs.Step.HasThreshold,
 	}
+	req.NowUnixMs = cs.Now.UnixMilli()
 	for slot, img := range cs.Images {
 		req.Images[slot] = &pb.Image{Data: img.Data, ContentType: img.ContentType}
 	}
 	var err error
+	if cs.Definition != nil {
+		if req.DefinitionJson, err = json.Marshal(cs.Definition); err != nil {
+			return nil, err
+		}
+	}
 	if m := cs.MRZ(); m != nil {
 		if req.MrzJson, err = json.Marshal(m); err != nil {
 			return nil, err
@@ -309,7 +315,14 @@ func (s *server) Describe(context.Context, *pb.DescribeRequest) (*pb.DescribeRes
 	return &pb.DescribeResponse{Name: s.impl.Name(), Cost: int32(s.impl.Cost())}, nil
 }
 
-func (s *server) Run(ctx context.Context, req *pb.RunRequest) (*pb.RunResponse, error) {
+func (s *server) Run(ctx context.Context, req *pb.RunRequest) (resp *pb.RunResponse, err error) {
+	// A panicking check answers with an error instead of taking the plugin
+	// process, and the checks after it, down.
+	defer func() {
+		if v := recover(); v != nil {
+			resp, err = nil, fmt.Errorf("check %s panicked: %v", s.impl.Name(), v)
+		}
+	}()
 	cs, err := decodeCase(req)
 	if err != nil {
 		return nil, err
@@ -318,7 +331,7 @@ func (s *server) Run(ctx context.Context, req *pb.RunRequest) (*pb.RunResponse, 
 	if err != nil {
 		return nil, err
 	}
-	resp := &pb.RunResponse{
+	resp = &pb.RunResponse{
 		Status:        string(out.Status),
 		Confidence:    out.Confidence,
 		HasConfidence: out.HasConfidence,
@@ -342,6 +355,13 @@ func decodeCase(req *pb.RunRequest) (*idv.Case, error) {
 	cs.SetFields(req.FieldSchema, req.Fields)
 	cs.SetDocumentType(req.DocumentType)
 	cs.Step = idv.Step{Threshold: req.Threshold, HasThreshold: req.HasThreshold}
+	cs.Now = time.UnixMilli(req.NowUnixMs).UTC()
+	cs.Definition = &idv.DocumentDefinition{}
+	if len(req.DefinitionJson) > 0 {
+		if err := json.Unmarshal(req.DefinitionJson, cs.Definition); err != nil {
+			return nil, fmt.Errorf("plugins: definition: %w", err)
+		}
+	}
 	if len(req.MrzJson) > 0 {
 		var m idv.MRZData
 		if err := json.Unmarshal(req.MrzJson, &m); err != nil {

@@ -52,6 +52,9 @@ func (h *helperCheck) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error)
 		return idv.Outcome{Status: "banana"}, nil
 	case "error":
 		return idv.Outcome{}, errors.New("upstream registry unreachable")
+	case "panic":
+		var m map[string]int
+		m["boom"]++
 	}
 	// A real decision from the input: a name shorter than the threshold's
 	// share of 20 letters is a review.
@@ -113,6 +116,7 @@ func TestPluginFailuresBecomeErrors(t *testing.T) {
 		{"hang", "DeadlineExceeded"},
 		{"garbage", `unknown status "banana"`},
 		{"error", "upstream registry unreachable"},
+		{"panic", "panicked"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.mode, func(t *testing.T) {

@@ -5,6 +5,7 @@ package main
 import (
 	"os"
 
+	_ "github.com/tambua/tambua/checks/standard"
 	"github.com/tambua/tambua/internal/cli"
 )
 

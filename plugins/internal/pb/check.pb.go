@@ -182,9 +182,13 @@ type RunRequest struct {
 	// The workflow's params for this check, as a JSON object.
 	ParamsJson []byte `protobuf:"bytes,11,opt,name=params_json,json=paramsJson,proto3" json:"params_json,omitempty"`
 	// The request's custom metadata, as a JSON object.
-	MetadataJson  []byte `protobuf:"bytes,12,opt,name=metadata_json,json=metadataJson,proto3" json:"metadata_json,omitempty"`
-	ClientId      string `protobuf:"bytes,13,opt,name=client_id,json=clientId,proto3" json:"client_id,omitempty"`
-	WorkflowId    string `protobuf:"bytes,14,opt,name=workflow_id,json=workflowId,proto3" json:"workflow_id,omitempty"`
+	MetadataJson []byte `protobuf:"bytes,12,opt,name=metadata_json,json=metadataJson,proto3" json:"metadata_json,omitempty"`
+	ClientId     string `protobuf:"bytes,13,opt,name=client_id,json=clientId,proto3" json:"client_id,omitempty"`
+	WorkflowId   string `protobuf:"bytes,14,opt,name=workflow_id,json=workflowId,proto3" json:"workflow_id,omitempty"`
+	// The document definition in use (idv.DocumentDefinition as JSON).
+	DefinitionJson []byte `protobuf:"bytes,15,opt,name=definition_json,json=definitionJson,proto3" json:"definition_json,omitempty"`
+	// The verification's reference time, Unix milliseconds.
+	NowUnixMs     int64 `protobuf:"varint,16,opt,name=now_unix_ms,json=nowUnixMs,proto3" json:"now_unix_ms,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -315,6 +319,20 @@ func (x *RunRequest) GetWorkflowId() string {
 		return x.WorkflowId
 	}
 	return ""
+}
+
+func (x *RunRequest) GetDefinitionJson() []byte {
+	if x != nil {
+		return x.DefinitionJson
+	}
+	return nil
+}
+
+func (x *RunRequest) GetNowUnixMs() int64 {
+	if x != nil {
+		return x.NowUnixMs
+	}
+	return 0
 }
 
 type ScorePiece struct {
@@ -481,7 +499,7 @@ const file_check_proto_rawDesc = "" +
 	"\x04cost\x18\x02 \x01(\x05R\x04cost\">\n" +
 	"\x05Image\x12\x12\n" +
 	"\x04data\x18\x01 \x01(\fR\x04data\x12!\n" +
-	"\fcontent_type\x18\x02 \x01(\tR\vcontentType\"\x9a\x05\n" +
+	"\fcontent_type\x18\x02 \x01(\tR\vcontentType\"\xe3\x05\n" +
 	"\n" +
 	"RunRequest\x12\x16\n" +
 	"\x06config\x18\x01 \x01(\tR\x06config\x12\x18\n" +
@@ -501,7 +519,9 @@ const file_check_proto_rawDesc = "" +
 	"\rmetadata_json\x18\f \x01(\fR\fmetadataJson\x12\x1b\n" +
 	"\tclient_id\x18\r \x01(\tR\bclientId\x12\x1f\n" +
 	"\vworkflow_id\x18\x0e \x01(\tR\n" +
-	"workflowId\x1aR\n" +
+	"workflowId\x12'\n" +
+	"\x0fdefinition_json\x18\x0f \x01(\fR\x0edefinitionJson\x12\x1e\n" +
+	"\vnow_unix_ms\x18\x10 \x01(\x03R\tnowUnixMs\x1aR\n" +
 	"\vImagesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12-\n" +
 	"\x05value\x18\x02 \x01(\v2\x17.tambua.plugin.v1.ImageR\x05value:\x028\x01\x1a9\n" +

@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// run runs a tambua command in-process and returns its exit status and output.
+func run(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: os.Getenv}
+	code := Run(context.Background(), env, args)
+	return code, out.String(), errb.String()
+}
+
+func TestDocdefsList(t *testing.T) {
+	code, out, _ := run(t, "docdefs", "list")
+	require.Equal(t, ExitOK, code)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	assert.Len(t, lines, 13, "a header and 12 definitions")
+	assert.Contains(t, out, "kenya_national_id")
+	assert.Contains(t, out, "generic_passport")
+}
+
+func TestDocdefsShowJSON(t *testing.T) {
+	code, out, _ := run(t, "docdefs", "show", "kenya_national_id", "--json")
+	require.Equal(t, ExitOK, code)
+	var d struct {
+		FieldSchema []string `json:"field_schema"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &d))
+	assert.Equal(t, []string{"national_id_number", "serial_number", "full_name", "date_of_birth", "sex",
+		"place_of_birth", "date_of_issue", "district", "division", "location", "sub_location", "document_type"}, d.FieldSchema)
+
+	code, _, errOut := run(t, "docdefs", "show", "atlantis_id")
+	assert.Equal(t, ExitBadInput, code)
+	assert.Contains(t, errOut, "unknown config")
+}
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(p, []byte(content), 0o600))
+	return p
+}
+
+func TestWorkflowValidate(t *testing.T) {
+	wf := func(th string) string {
+		return "name: KYC basic\ndocument_types: [kenya_national_id]\nchecks:\n  - name: ocr_extraction\n  - name: face_matching\n    threshold: " + th + "\n"
+	}
+	code, out, _ := run(t, "workflow", "validate", writeFile(t, "ok.yaml", wf("0.60")))
+	assert.Equal(t, ExitOK, code)
+	assert.Contains(t, out, "5 units per verification")
+
+	code, _, errOut := run(t, "workflow", "validate", writeFile(t, "bad.yaml", wf("0.59")))
+	assert.Equal(t, ExitBadInput, code)
+	assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line on stderr")
+	assert.Contains(t, errOut, "checks[1].threshold")
+
+	code, _, errOut = run(t, "workflow", "validate", writeFile(t, "type.yaml",
+		"name: abc\ndocument_types: [atlantis_id]\nchecks: [{name: ocr_extraction}]\n"))
+	assert.Equal(t, ExitBadInput, code)
+	assert.Contains(t, errOut, `unknown config "atlantis_id"`)
+
+	code, _, _ = run(t, "workflow", "validate", filepath.Join(t.TempDir(), "missing.yaml"))
+	assert.Equal(t, ExitBadInput, code)
+}
+
+func TestVerifyBadInput(t *testing.T) {
+	img := writeFile(t, "front.jpg", "not really a jpeg")
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing flags", []string{"verify", "--front", img}, "required"},
+		{"unknown config", []string{"verify", "--front", img, "--back", img, "--config", "atlantis_id", "--checks", "ocr_extraction"}, "unknown config"},
+		{"both workflow and checks", []string{"verify", "--front", img, "--back", img, "--config", "kenya_national_id"}, "exactly one"},
+		{"missing file", []string{"verify", "--front", img + ".nope", "--back", img, "--config", "kenya_national_id", "--checks", "ocr_extraction"}, "no such file"},
+		{"bad slot", []string{"verify", "--front", img, "--back", img, "--slot", "../x=" + img, "--config", "kenya_national_id", "--checks", "ocr_extraction"}, "NAME=FILE"},
+		{"OCR not first", []string{"verify", "--front", img, "--back", img, "--config", "kenya_national_id", "--checks", "face_matching"}, "first check must be"},
+		{"unknown check", []string{"verify", "--front", img, "--back", img, "--config", "kenya_national_id", "--checks", "ocr_extraction,palm_reading"}, "palm_reading"},
+		{"unknown flag", []string{"verify", "--frnot", img}, "flag provided but not defined"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := run(t, tc.args...)
+			assert.Equal(t, ExitBadInput, code, errOut)
+			assert.Contains(t, errOut, tc.want)
+		})
+	}
+}
+
+func TestUnknownCommand(t *testing.T) {
+	code, _, errOut := run(t, "frobnicate")
+	assert.Equal(t, ExitBadInput, code)
+	assert.Contains(t, errOut, "unknown command")
+	code, out, _ := run(t, "help")
+	assert.Equal(t, ExitOK, code)
+	assert.Contains(t, out, "docdefs list")
+}

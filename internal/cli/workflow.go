@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/tambua/tambua/idv"
+)
+
+func init() {
+	Register(&Command{Path: "workflow validate", Summary: "validate a workflow file (YAML or JSON)", Run: runWorkflowValidate})
+}
+
+// readWorkflow parses and validates a workflow file and checks its document
+// types against the definitions; every problem is a usage error.
+func readWorkflow(path string, defs idv.Definitions) (*idv.Workflow, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &UsageError{Err: err}
+	}
+	w, err := idv.ParseWorkflow(data)
+	if err != nil {
+		return nil, &UsageError{Err: fmt.Errorf("%s: %w", path, err)}
+	}
+	for _, dt := range w.DocumentTypes {
+		if _, ok := defs.Definition(dt); !ok {
+			return nil, Usagef("%s: document_types: unknown config %q", path, dt)
+		}
+	}
+	return w, nil
+}
+
+func runWorkflowValidate(_ context.Context, env *Env, args []string) error {
+	fs := NewFlags(env, "workflow validate")
+	dir := fs.String("docdefs", "", "folder of extra document definitions (YAML)")
+	file, rest := splitPositional(args)
+	if err := Parse(fs, rest); err != nil {
+		return err
+	}
+	if file == "" {
+		if fs.NArg() == 0 {
+			return Usagef("usage: tambua workflow validate FILE")
+		}
+		file = fs.Arg(0)
+	}
+	defs, err := definitions(*dir)
+	if err != nil {
+		return err
+	}
+	w, err := readWorkflow(file, defs)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "%s: valid workflow %q: %d checks, %d units per verification\n", file, w.Name, len(w.Checks), w.Cost())
+	return nil
+}
