@@ -406,8 +406,6 @@ func refine(img image.Image, q Quad, s float64) Quad {
 		return scaleQuad(q, 1/s, b.Min)
 	}
 	g := resizeGray(img, int(float64(W)*fs+0.5), int(float64(H)*fs+0.5))
-	gb := g.blur(1.0)
-	gx, gy := gb.sobel()
 	k := fs / s
 	var fine Quad
 	for i := range q {
@@ -416,7 +414,7 @@ func refine(img image.Image, q Quad, s float64) Quad {
 	var lines [4]hline
 	for i := 0; i < 4; i++ {
 		a, c := fine[i], fine[(i+1)%4]
-		ln, ok := fitSide(gx, gy, a, c, 4*k+3)
+		ln, ok := fitSide(g, a, c, 4*k+3)
 		if !ok {
 			return scaleQuad(q, 1/s, b.Min)
 		}
@@ -443,7 +441,7 @@ func scaleQuad(q Quad, f float64, min image.Point) Quad {
 // fitSide finds, across the side a-b, the strongest step at each sample and
 // fits a line through those points by least squares (twice, dropping the
 // points furthest from the first fit).
-func fitSide(gx, gy *plane, a, b Point, reach float64) (hline, bool) {
+func fitSide(g *plane, a, b Point, reach float64) (hline, bool) {
 	dx, dy := b.X-a.X, b.Y-a.Y
 	l := math.Hypot(dx, dy)
 	if l < 10 {
@@ -458,10 +456,11 @@ func fitSide(gx, gy *plane, a, b Point, reach float64) (hline, bool) {
 		bestV, bestO := float32(0), 0.0
 		for off := -reach; off <= reach; off += 0.5 {
 			x, y := int(math.Round(px+nx*off)), int(math.Round(py+ny*off))
-			if x < 1 || y < 1 || x >= gx.w-1 || y >= gx.h-1 {
+			if x < 1 || y < 1 || x >= g.w-1 || y >= g.h-1 {
 				continue
 			}
-			v := float32(math.Abs(float64(gx.p[y*gx.w+x])*nx + float64(gy.p[y*gx.w+x])*ny))
+			gx, gy := g.sobelAt(x, y)
+			v := float32(math.Abs(float64(gx)*nx + float64(gy)*ny))
 			if v > bestV {
 				bestV, bestO = v, off
 			}

@@ -115,34 +115,31 @@ func warp(src image.Image, q Quad, w, h int) (*image.NRGBA, bool) {
 			sx -= 0.5
 			sy -= 0.5
 			x0, y0 := int(math.Floor(sx)), int(math.Floor(sy))
-			fx, fy := sx-float64(x0), sy-float64(y0)
-			var px [4]float64
-			for k := 0; k < 4; k++ {
-				px[k] = 0
+			fx, fy := float32(sx-float64(x0)), float32(sy-float64(y0))
+			x1, y1 := x0+1, y0+1
+			if x0 < 0 || y0 < 0 || x1 >= sw || y1 >= sh {
+				x0, x1 = clampInt(x0, sw), clampInt(x1, sw)
+				y0, y1 = clampInt(y0, sh), clampInt(y1, sh)
 			}
-			for j := 0; j < 4; j++ {
-				xx, yy := x0+j%2, y0+j/2
-				if xx < 0 {
-					xx = 0
-				} else if xx >= sw {
-					xx = sw - 1
-				}
-				if yy < 0 {
-					yy = 0
-				} else if yy >= sh {
-					yy = sh - 1
-				}
-				wt := (1 - math.Abs(float64(j%2)-fx)) * (1 - math.Abs(float64(j/2)-fy))
-				s := n.Pix[yy*n.Stride+4*xx:]
-				px[0] += wt * float64(s[0])
-				px[1] += wt * float64(s[1])
-				px[2] += wt * float64(s[2])
-				px[3] += wt * float64(s[3])
-			}
+			p00 := n.Pix[y0*n.Stride+4*x0:]
+			p10 := n.Pix[y0*n.Stride+4*x1:]
+			p01 := n.Pix[y1*n.Stride+4*x0:]
+			p11 := n.Pix[y1*n.Stride+4*x1:]
+			w00, w10, w01, w11 := (1-fx)*(1-fy), fx*(1-fy), (1-fx)*fy, fx*fy
 			for k := 0; k < 4; k++ {
-				o[4*x+k] = clamp8(float32(px[k]))
+				o[4*x+k] = clamp8(w00*float32(p00[k]) + w10*float32(p10[k]) + w01*float32(p01[k]) + w11*float32(p11[k]))
 			}
 		}
 	}
 	return out, true
+}
+
+func clampInt(v, n int) int {
+	if v < 0 {
+		return 0
+	}
+	if v >= n {
+		return n - 1
+	}
+	return v
 }

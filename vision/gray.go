@@ -3,7 +3,7 @@ package vision
 import (
 	"image"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/disintegration/imaging"
 )
@@ -82,10 +82,10 @@ func clamp8(v float32) uint8 {
 	return uint8(v + 0.5)
 }
 
-// blur applies a separable Gaussian of the given sigma.
+// blur applies a separable Gaussian of the given sigma (edges clamped).
 func (g *plane) blur(sigma float64) *plane {
 	r := int(math.Ceil(2.5 * sigma))
-	if r < 1 {
+	if r < 1 || g.w <= 2*r || g.h <= 2*r {
 		return g
 	}
 	k := make([]float32, 2*r+1)
@@ -99,22 +99,38 @@ func (g *plane) blur(sigma float64) *plane {
 	}
 	tmp := newPlane(g.w, g.h)
 	for y := 0; y < g.h; y++ {
+		row := g.p[y*g.w : (y+1)*g.w]
+		out := tmp.p[y*g.w : (y+1)*g.w]
 		for x := 0; x < g.w; x++ {
 			var s float32
-			for i := -r; i <= r; i++ {
-				s += k[i+r] * g.at(x+i, y)
+			if x >= r && x < g.w-r {
+				win := row[x-r : x+r+1]
+				for i, kv := range k {
+					s += kv * win[i]
+				}
+			} else {
+				for i := -r; i <= r; i++ {
+					s += k[i+r] * g.at(x+i, y)
+				}
 			}
-			tmp.p[y*g.w+x] = s
+			out[x] = s
 		}
 	}
 	out := newPlane(g.w, g.h)
 	for y := 0; y < g.h; y++ {
-		for x := 0; x < g.w; x++ {
-			var s float32
-			for i := -r; i <= r; i++ {
-				s += k[i+r] * tmp.at(x, y+i)
+		dst := out.p[y*g.w : (y+1)*g.w]
+		for i := -r; i <= r; i++ {
+			yy := y + i
+			if yy < 0 {
+				yy = 0
+			} else if yy >= g.h {
+				yy = g.h - 1
 			}
-			out.p[y*g.w+x] = s
+			src := tmp.p[yy*g.w : (yy+1)*g.w]
+			kv := k[i+r]
+			for x := range dst {
+				dst[x] += kv * src[x]
+			}
 		}
 	}
 	return out
@@ -123,16 +139,36 @@ func (g *plane) blur(sigma float64) *plane {
 // sobel returns the gradient components.
 func (g *plane) sobel() (gx, gy *plane) {
 	gx, gy = newPlane(g.w, g.h), newPlane(g.w, g.h)
+	w := g.w
 	for y := 0; y < g.h; y++ {
 		for x := 0; x < g.w; x++ {
-			a, b, c := g.at(x-1, y-1), g.at(x, y-1), g.at(x+1, y-1)
-			d, f := g.at(x-1, y), g.at(x+1, y)
-			h, i, j := g.at(x-1, y+1), g.at(x, y+1), g.at(x+1, y+1)
-			gx.p[y*g.w+x] = (c + 2*f + j) - (a + 2*d + h)
-			gy.p[y*g.w+x] = (h + 2*i + j) - (a + 2*b + c)
+			if x == 0 || y == 0 || x == g.w-1 || y == g.h-1 {
+				a, b, c := g.at(x-1, y-1), g.at(x, y-1), g.at(x+1, y-1)
+				d, f := g.at(x-1, y), g.at(x+1, y)
+				h, i, j := g.at(x-1, y+1), g.at(x, y+1), g.at(x+1, y+1)
+				gx.p[y*w+x] = (c + 2*f + j) - (a + 2*d + h)
+				gy.p[y*w+x] = (h + 2*i + j) - (a + 2*b + c)
+				continue
+			}
+			o := y*w + x
+			a, b, c := g.p[o-w-1], g.p[o-w], g.p[o-w+1]
+			d, f := g.p[o-1], g.p[o+1]
+			h, i, j := g.p[o+w-1], g.p[o+w], g.p[o+w+1]
+			gx.p[o] = (c + 2*f + j) - (a + 2*d + h)
+			gy.p[o] = (h + 2*i + j) - (a + 2*b + c)
 		}
 	}
 	return gx, gy
+}
+
+// sobelAt is the gradient at one interior pixel.
+func (g *plane) sobelAt(x, y int) (float32, float32) {
+	w := g.w
+	o := y*w + x
+	a, b, c := g.p[o-w-1], g.p[o-w], g.p[o-w+1]
+	d, f := g.p[o-1], g.p[o+1]
+	h, i, j := g.p[o+w-1], g.p[o+w], g.p[o+w+1]
+	return (c + 2*f + j) - (a + 2*d + h), (h + 2*i + j) - (a + 2*b + c)
 }
 
 // percentile of a sample of values (p in 0..1).
@@ -141,7 +177,7 @@ func percentile(vals []float32, p float64) float32 {
 		return 0
 	}
 	s := append([]float32(nil), vals...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	slices.Sort(s)
 	i := int(p * float64(len(s)-1))
 	return s[i]
 }

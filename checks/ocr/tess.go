@@ -55,6 +55,7 @@ func (p *pool) read(ctx context.Context, img *image.Gray, whitelist string, psm 
 		return reading{}, ctx.Err()
 	}
 	defer func() { p.clients <- c }()
+	defer lockSingleThread()()
 	if psm == 0 {
 		psm = 7
 	}
