@@ -1,6 +1,7 @@
 package ocr
 
 import (
+	"fmt"
 	"context"
 	"image"
 	"strings"
@@ -230,7 +231,7 @@ func (k *Check) readSide(ctx context.Context, d *idv.DocumentDefinition, side st
 // where the definition says, and tesseract needs the whole glyphs. Upwards
 // it grows less, because the label sits just above.
 func valueZone(z idv.Zone) idv.Zone {
-	return idv.Zone{Side: z.Side, X: z.X - 0.012, Y: z.Y - 0.12*z.H, W: z.W + 0.024, H: z.H * 1.3}
+	return idv.Zone{Side: z.Side, X: z.X - 0.012, Y: z.Y - 0.05*z.H, W: z.W + 0.024, H: z.H * 1.25}
 }
 
 func (k *Check) readField(ctx context.Context, f idv.FieldDef, card *vision.Card) (fieldRead, error) {
@@ -243,14 +244,26 @@ func (k *Check) readField(ctx context.Context, f idv.FieldDef, card *vision.Card
 	if lines > 1 && psm == 7 {
 		psm = 6
 	}
-	r, err := k.tess().read(ctx, prepare(crop, zoneHeight*lines), whitelist(f), psm)
+	img := prepare(crop, zoneHeight*lines)
+	r, err := k.tess().read(ctx, img, whitelist(f), psm)
 	if err != nil {
 		return fieldRead{}, err
 	}
 	v, ok := Normalize(f, r.Text)
+	if !ok || r.Conf < minConfidence {
+		// A whitelist sometimes leaves tesseract with nothing it likes
+		// (a lone capital): read again free and let Normalize filter.
+		r2, err := k.tess().read(ctx, img, "", psm)
+		if err != nil {
+			return fieldRead{}, err
+		}
+		if v2, ok2 := Normalize(f, r2.Text); ok2 && r2.Conf >= minConfidence {
+			r, v, ok = r2, v2, ok2
+		}
+	}
 	// A value tesseract itself doubts is not presented as read, even when
 	// it happens to fit the pattern (free text patterns admit noise).
-	return fieldRead{raw: r.Text, value: v, valid: ok && r.Conf >= minConfidence, conf: r.Conf}, nil
+	return fieldRead{raw: fmt.Sprintf("%s|%.0f", r.Text, r.Conf), value: v, valid: ok && r.Conf >= minConfidence, conf: r.Conf}, nil
 }
 
 // whitelist is the field's charset, widened where the printed form differs

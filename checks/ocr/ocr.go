@@ -370,49 +370,162 @@ func fuzzyContains(text, kw string) bool {
 	return false
 }
 
-// prepare turns a zone crop into what tesseract reads best: grey, the text
-// line scaled to a height where glyphs are about 30 px tall, contrast
-// stretched, and a white margin so glyphs do not touch the border.
+// prepare turns a zone crop into what tesseract reads best: grey,
+// contrast stretched, the light background print (guilloche, tints) turned
+// white, cut to the band of rows that holds the text line(s) and to the
+// columns with ink, scaled so glyphs stand about 30 px tall, with a white
+// margin so glyphs do not touch the border.
 func prepare(img image.Image, targetH int) *image.Gray {
 	b := img.Bounds()
-	h := b.Dy()
-	if h < 1 || b.Dx() < 1 {
+	if b.Dy() < 2 || b.Dx() < 2 {
 		return image.NewGray(image.Rect(0, 0, 1, 1))
 	}
-	var g *image.NRGBA
-	if h != targetH {
-		w := int(math.Round(float64(b.Dx()) * float64(targetH) / float64(h)))
-		g = imaging.Resize(img, max(w, 1), targetH, imaging.Linear)
-	} else {
-		g = imaging.Clone(img)
-	}
-	gb := g.Bounds()
-	lum := make([]float64, gb.Dx()*gb.Dy())
+	n := imaging.Clone(img)
+	w, h := b.Dx(), b.Dy()
+	lum := make([]float64, w*h)
 	hist := [256]int{}
-	for y := 0; y < gb.Dy(); y++ {
-		for x := 0; x < gb.Dx(); x++ {
-			p := g.Pix[y*g.Stride+4*x:]
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			p := n.Pix[y*n.Stride+4*x:]
 			v := 0.299*float64(p[0]) + 0.587*float64(p[1]) + 0.114*float64(p[2])
-			lum[y*gb.Dx()+x] = v
+			lum[y*w+x] = v
 			hist[int(v)]++
 		}
 	}
-	lo, hi := histPct(hist, len(lum), 0.02), histPct(hist, len(lum), 0.98)
+	lo, hi := float64(histPct(hist, len(lum), 0.01)), float64(histPct(hist, len(lum), 0.90))
 	if hi-lo < 20 {
 		lo, hi = 0, 255
 	}
-	const pad = 12
-	out := image.NewGray(image.Rect(0, 0, gb.Dx()+2*pad, gb.Dy()+2*pad))
+	t := otsu(hist)
+	// Ink is darker than Otsu's threshold; what is lighter becomes paper.
+	ink := make([]bool, w*h)
+	for i, v := range lum {
+		if v < t {
+			ink[i] = true
+		}
+		s := (v - lo) * 255 / (hi - lo)
+		if v >= t {
+			s = 255
+		}
+		lum[i] = math.Max(0, math.Min(255, s))
+	}
+	// Rows: keep the densest run of inked rows (the value), dropping the
+	// tails of the label above and of the next field below.
+	rowInk := make([]int, h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if ink[y*w+x] {
+				rowInk[y]++
+			}
+		}
+	}
+	minRow := max(1, w/200)
+	bestS, bestE, bestSum := 0, h, -1
+	for y := 0; y < h; {
+		if rowInk[y] < minRow {
+			y++
+			continue
+		}
+		s, sum := y, 0
+		for y < h && rowInk[y] >= minRow {
+			sum += rowInk[y]
+			y++
+		}
+		if sum > bestSum {
+			bestS, bestE, bestSum = s, y, sum
+		}
+	}
+	if bestSum <= 0 {
+		bestS, bestE = 0, h
+	}
+	// Lines of a multi-line zone are separated by blank rows: keep every
+	// band of comparable weight.
+	top, bottom := bestS, bestE
+	for y := 0; y < h; {
+		if rowInk[y] < minRow {
+			y++
+			continue
+		}
+		s, sum := y, 0
+		for y < h && rowInk[y] >= minRow {
+			sum += rowInk[y]
+			y++
+		}
+		if sum*3 >= bestSum && y-s >= (bestE-bestS)/2 {
+			top, bottom = min(top, s), max(bottom, y)
+		}
+	}
+	colInk := func(x int) bool {
+		for y := top; y < bottom; y++ {
+			if ink[y*w+x] {
+				return true
+			}
+		}
+		return false
+	}
+	left, right := 0, w
+	for left < w && !colInk(left) {
+		left++
+	}
+	for right > left && !colInk(right-1) {
+		right--
+	}
+	if right-left < 2 || bottom-top < 2 {
+		left, right, top, bottom = 0, w, 0, h
+	}
+	lineH := bottom - top
+	scale := float64(targetH) * 0.55 / float64(max(lineH, 1))
+	if lines := targetH / zoneHeight; lines > 1 {
+		scale = float64(zoneHeight) * 0.55 * float64(lines) / float64(max(lineH, 1))
+	}
+	cw, ch := right-left, bottom-top
+	g := image.NewGray(image.Rect(0, 0, cw, ch))
+	for y := 0; y < ch; y++ {
+		for x := 0; x < cw; x++ {
+			g.Pix[y*g.Stride+x] = uint8(lum[(y+top)*w+x+left])
+		}
+	}
+	ow, oh := max(1, int(float64(cw)*scale+0.5)), max(1, int(float64(ch)*scale+0.5))
+	sized := imaging.Resize(g, ow, oh, imaging.Linear)
+	pad := max(10, oh/2)
+	out := image.NewGray(image.Rect(0, 0, ow+2*pad, oh+2*pad))
 	for i := range out.Pix {
 		out.Pix[i] = 255
 	}
-	for y := 0; y < gb.Dy(); y++ {
-		for x := 0; x < gb.Dx(); x++ {
-			v := (lum[y*gb.Dx()+x] - float64(lo)) * 255 / float64(hi-lo)
-			out.Pix[(y+pad)*out.Stride+x+pad] = uint8(math.Max(0, math.Min(255, v)))
+	for y := 0; y < oh; y++ {
+		for x := 0; x < ow; x++ {
+			out.Pix[(y+pad)*out.Stride+x+pad] = sized.Pix[y*sized.Stride+4*x]
 		}
 	}
 	return out
+}
+
+// otsu is the threshold that best splits the histogram in two classes.
+func otsu(h [256]int) float64 {
+	total, sum := 0, 0.0
+	for i, c := range h {
+		total += c
+		sum += float64(i * c)
+	}
+	var wB, sumB, best float64
+	t := 128.0
+	for i, c := range h {
+		wB += float64(c)
+		if wB == 0 {
+			continue
+		}
+		wF := float64(total) - wB
+		if wF == 0 {
+			break
+		}
+		sumB += float64(i * c)
+		mB, mF := sumB/wB, (sum-sumB)/wF
+		between := wB * wF * (mB - mF) * (mB - mF)
+		if between > best {
+			best, t = between, float64(i)+0.5
+		}
+	}
+	return t
 }
 
 func histPct(h [256]int, n int, p float64) int {

@@ -82,6 +82,7 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	seed := fs.Uint64("seed", 1, "random seed")
 	specimens := fs.String("specimens", "", "instead, read every image in this folder as -config and print what is found")
 	config := fs.String("config", "generic_passport", "definition for -specimens")
+	verbose := fs.Bool("v", false, "print every field read wrongly")
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
@@ -130,7 +131,7 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 					return err
 				}
 				r := rand.New(rand.NewPCG(*seed, uint64(di*1000+i)))
-				if err := benchOne(ctx, k, def, mk(r), r, &t); err != nil {
+				if err := benchOne(ctx, env, *verbose, k, def, mk(r), r, &t); err != nil {
 					return err
 				}
 			}
@@ -147,7 +148,7 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 
 // benchOne renders one card, photographs it and reads it; the time counted
 // is decoding, finding, rectifying and reading, per card (all its sides).
-func benchOne(ctx context.Context, k *ocr.Check, def *idv.DocumentDefinition, sc cardtest.Scene, r *rand.Rand, t *benchTally) error {
+func benchOne(ctx context.Context, env *Env, verbose bool, k *ocr.Check, def *idv.DocumentDefinition, sc cardtest.Scene, r *rand.Rand, t *benchTally) error {
 	printed, truth := cardtest.Values(def, r)
 	mrz := cardtest.MRZ(def, truth)
 	datas := map[string][]byte{}
@@ -176,16 +177,20 @@ func benchOne(ctx context.Context, k *ocr.Check, def *idv.DocumentDefinition, sc
 	t.durations = append(t.durations, time.Since(start))
 	t.cpu = append(t.cpu, processCPU()-cpu0)
 	t.cards++
-	fields := map[string]string{}
+	fields, raw := map[string]string{}, map[string]string{}
 	if err == nil {
 		t.found++
-		fields = ex.Fields
+		fields, raw = ex.Fields, ex.Raw
+	} else if verbose {
+		fmt.Fprintf(env.Stderr, "%s: %v\n", def.Config, err)
 	}
 	for _, name := range def.FieldSchema {
 		t.fields++
 		want, got := truth[name], fields[name]
 		if want == got {
 			t.exact++
+		} else if verbose {
+			fmt.Fprintf(env.Stderr, "%s.%s: got %q want %q (tesseract %q)\n", def.Config, name, got, want, raw[name])
 		}
 		t.chars += len(want)
 		t.charErrors += min(levenshtein(want, got), len(want))
