@@ -1,8 +1,8 @@
 package ocr
 
 import (
-	"fmt"
 	"context"
+	"fmt"
 	"image"
 	"strings"
 	"sync"

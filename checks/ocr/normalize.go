@@ -24,7 +24,7 @@ func Normalize(f idv.FieldDef, raw string) (string, bool) {
 	case idv.FieldSex:
 		v = normSex(raw)
 	case idv.FieldNumber:
-		v = repairClasses(squash(raw, f.Charset), f.Pattern)
+		v = repairClasses(squash(raw, charsetOf(f)), f.Pattern)
 	default:
 		v = normText(raw, f)
 	}
@@ -54,6 +54,16 @@ func compiled(p string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
+// charsetOf is the field's charset, with a space when the pattern allows
+// one (a charset lists what tesseract may read, and OCR reads spaces
+// anyway).
+func charsetOf(f idv.FieldDef) string {
+	if f.Charset != "" && strings.Contains(f.Pattern, " ") && !strings.Contains(f.Charset, " ") {
+		return f.Charset + " "
+	}
+	return f.Charset
+}
+
 // squash keeps the characters of the charset (all when empty) and drops
 // spaces that OCR put between digits.
 func squash(s, charset string) string {
@@ -74,7 +84,7 @@ func squash(s, charset string) string {
 
 func normText(raw string, f idv.FieldDef) string {
 	raw = strings.ReplaceAll(raw, "\n", " ")
-	v := squash(raw, f.Charset)
+	v := squash(raw, charsetOf(f))
 	v = strings.Trim(v, " '-")
 	return repairClasses(v, f.Pattern)
 }

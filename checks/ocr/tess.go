@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -68,38 +69,54 @@ func (p *pool) read(ctx context.Context, img *image.Gray, whitelist string, psm 
 	if err := c.SetImageFromBytes(pgm(img)); err != nil {
 		return reading{}, err
 	}
-	boxes, err := c.GetBoundingBoxes(gosseract.RIL_WORD)
+	boxes, err := c.GetBoundingBoxes(gosseract.RIL_SYMBOL)
 	if err != nil {
 		return reading{}, fmt.Errorf("ocr: tesseract: %w", err)
 	}
-	var words []string
-	var conf float64
-	lastBottom := -1
+	return assemble(boxes), nil
+}
+
+// assemble builds text from tesseract's symbols: lines from vertical
+// overlap, spaces from horizontal gaps. Tesseract's own word breaks are
+// unreliable on tightly set card print (it joins "A EB" and splits
+// "M UTUA"); gaps measured against the glyph height are not.
+func assemble(boxes []gosseract.BoundingBox) reading {
+	type sym struct {
+		r    image.Rectangle
+		t    string
+		conf float64
+	}
+	var syms []sym
+	var heights []int
 	for _, b := range boxes {
-		w := strings.TrimSpace(b.Word)
-		if w == "" {
+		t := strings.TrimSpace(b.Word)
+		if t == "" {
 			continue
 		}
-		// A word that starts below the previous one begins a new line.
-		if lastBottom >= 0 && b.Box.Min.Y >= lastBottom {
-			words = append(words, "\n")
+		syms = append(syms, sym{b.Box, t, b.Confidence})
+		heights = append(heights, b.Box.Dy())
+	}
+	if len(syms) == 0 {
+		return reading{}
+	}
+	sort.Ints(heights)
+	hMed := float64(heights[len(heights)/2])
+	var b strings.Builder
+	var conf float64
+	for i, s := range syms {
+		if i > 0 {
+			p := syms[i-1]
+			switch {
+			case s.r.Min.Y >= p.r.Max.Y || s.r.Min.X < p.r.Min.X-int(hMed):
+				b.WriteByte('\n')
+			case float64(s.r.Min.X-p.r.Max.X) > 0.42*hMed:
+				b.WriteByte(' ')
+			}
 		}
-		lastBottom = b.Box.Max.Y
-		words = append(words, w)
-		conf += b.Confidence
+		b.WriteString(s.t)
+		conf += s.conf
 	}
-	r := reading{}
-	n := 0
-	for _, w := range words {
-		if w != "\n" {
-			n++
-		}
-	}
-	if n > 0 {
-		r.Conf = conf / float64(n)
-	}
-	r.Text = strings.ReplaceAll(strings.Join(words, " "), " \n ", "\n")
-	return r, nil
+	return reading{Text: b.String(), Conf: conf / float64(len(syms))}
 }
 
 // pgm encodes a grey image as binary PNM, which leptonica reads from memory

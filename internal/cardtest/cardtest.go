@@ -24,11 +24,13 @@ import (
 	"golang.org/x/image/math/fixed"
 )
 
-// Font files (Debian fonts-dejavu-core, fonts-ocr-b).
+// Font files (Debian fonts-dejavu-core). The MRZ is set in DejaVu Sans
+// Mono: x/image's CFF rasteriser silently drops some glyphs of Debian's
+// OCRB.otf ("<" and "8" among them).
 const (
 	FontBold  = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 	FontPlain = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-	FontOCRB  = "/usr/share/fonts/opentype/ocr-b/OCRB.otf"
+	FontMRZ   = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
 )
 
 var (
@@ -40,7 +42,7 @@ var (
 func loadFonts() (map[string]*opentype.Font, error) {
 	fontsOnce.Do(func() {
 		fonts = map[string]*opentype.Font{}
-		for _, p := range []string{FontBold, FontPlain, FontOCRB} {
+		for _, p := range []string{FontBold, FontPlain, FontMRZ} {
 			b, err := os.ReadFile(p)
 			if err != nil {
 				fontsErr = err
@@ -255,14 +257,14 @@ func Side(def *idv.DocumentDefinition, side string, printed map[string]string, m
 		r := zr(def.MRZ.Zone)
 		lh := float64(r.Dy()) / float64(len(mrz))
 		size := lh * 0.62
-		face, _ := opentype.NewFace(fs[FontOCRB], &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingNone})
+		face, _ := opentype.NewFace(fs[FontMRZ], &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingNone})
 		adv := font.MeasureString(face, mrz[0]).Round()
 		_ = face.Close()
 		if adv > r.Dx() {
 			size *= float64(r.Dx()) / float64(adv)
 		}
 		for i, ln := range mrz {
-			if err := text(img, fs[FontOCRB], ln, float64(r.Min.X), float64(r.Min.Y)+lh*(float64(i)+0.78), size, ink); err != nil {
+			if err := text(img, fs[FontMRZ], ln, float64(r.Min.X), float64(r.Min.Y)+lh*(float64(i)+0.78), size, ink); err != nil {
 				return nil, err
 			}
 		}
