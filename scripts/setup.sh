@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-  libtesseract-dev libleptonica-dev tesseract-ocr-eng
+  libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr
   libdlib-dev libblas-dev libatlas-base-dev liblapack-dev libjpeg-dev
   fonts-ocr-b fonts-dejavu-core fonts-liberation2
 )

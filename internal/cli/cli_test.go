@@ -13,17 +13,18 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// run runs a tambua command in-process and returns its exit status and output.
-func run(t *testing.T, args ...string) (int, string, string) {
+// runCLI runs a tambua command in-process with stdin and returns its exit
+// status and output.
+func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: os.Getenv}
+	env := &Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: os.Getenv}
 	code := Run(context.Background(), env, args)
 	return code, out.String(), errb.String()
 }
 
 func TestDocdefsList(t *testing.T) {
-	code, out, _ := run(t, "docdefs", "list")
+	code, out, _ := runCLI(t, "", "docdefs", "list")
 	require.Equal(t, ExitOK, code)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	assert.Len(t, lines, 13, "a header and 12 definitions")
@@ -32,7 +33,7 @@ func TestDocdefsList(t *testing.T) {
 }
 
 func TestDocdefsShowJSON(t *testing.T) {
-	code, out, _ := run(t, "docdefs", "show", "kenya_national_id", "--json")
+	code, out, _ := runCLI(t, "", "docdefs", "show", "kenya_national_id", "--json")
 	require.Equal(t, ExitOK, code)
 	var d struct {
 		FieldSchema []string `json:"field_schema"`
@@ -41,7 +42,7 @@ func TestDocdefsShowJSON(t *testing.T) {
 	assert.Equal(t, []string{"national_id_number", "serial_number", "full_name", "date_of_birth", "sex",
 		"place_of_birth", "date_of_issue", "district", "division", "location", "sub_location", "document_type"}, d.FieldSchema)
 
-	code, _, errOut := run(t, "docdefs", "show", "atlantis_id")
+	code, _, errOut := runCLI(t, "", "docdefs", "show", "atlantis_id")
 	assert.Equal(t, ExitBadInput, code)
 	assert.Contains(t, errOut, "unknown config")
 }
@@ -57,21 +58,21 @@ func TestWorkflowValidate(t *testing.T) {
 	wf := func(th string) string {
 		return "name: KYC basic\ndocument_types: [kenya_national_id]\nchecks:\n  - name: ocr_extraction\n  - name: face_matching\n    threshold: " + th + "\n"
 	}
-	code, out, _ := run(t, "workflow", "validate", writeFile(t, "ok.yaml", wf("0.60")))
+	code, out, _ := runCLI(t, "", "workflow", "validate", writeFile(t, "ok.yaml", wf("0.60")))
 	assert.Equal(t, ExitOK, code)
 	assert.Contains(t, out, "5 units per verification")
 
-	code, _, errOut := run(t, "workflow", "validate", writeFile(t, "bad.yaml", wf("0.59")))
+	code, _, errOut := runCLI(t, "", "workflow", "validate", writeFile(t, "bad.yaml", wf("0.59")))
 	assert.Equal(t, ExitBadInput, code)
 	assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line on stderr")
 	assert.Contains(t, errOut, "checks[1].threshold")
 
-	code, _, errOut = run(t, "workflow", "validate", writeFile(t, "type.yaml",
+	code, _, errOut = runCLI(t, "", "workflow", "validate", writeFile(t, "type.yaml",
 		"name: abc\ndocument_types: [atlantis_id]\nchecks: [{name: ocr_extraction}]\n"))
 	assert.Equal(t, ExitBadInput, code)
 	assert.Contains(t, errOut, `unknown config "atlantis_id"`)
 
-	code, _, _ = run(t, "workflow", "validate", filepath.Join(t.TempDir(), "missing.yaml"))
+	code, _, _ = runCLI(t, "", "workflow", "validate", filepath.Join(t.TempDir(), "missing.yaml"))
 	assert.Equal(t, ExitBadInput, code)
 }
 
@@ -93,7 +94,7 @@ func TestVerifyBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			code, _, errOut := run(t, tc.args...)
+			code, _, errOut := runCLI(t, "", tc.args...)
 			assert.Equal(t, ExitBadInput, code, errOut)
 			assert.Contains(t, errOut, tc.want)
 		})
@@ -101,10 +102,10 @@ func TestVerifyBadInput(t *testing.T) {
 }
 
 func TestUnknownCommand(t *testing.T) {
-	code, _, errOut := run(t, "frobnicate")
+	code, _, errOut := runCLI(t, "", "frobnicate")
 	assert.Equal(t, ExitBadInput, code)
 	assert.Contains(t, errOut, "unknown command")
-	code, out, _ := run(t, "help")
+	code, out, _ := runCLI(t, "", "help")
 	assert.Equal(t, ExitOK, code)
 	assert.Contains(t, out, "docdefs list")
 }

@@ -44,6 +44,7 @@ func runVerify(ctx context.Context, env *Env, args []string) error {
 	fs.Var(&slots, "slot", "extra capture as NAME=FILE (repeatable)")
 	fs.Var(&pluginPaths, "plugin", "custom check plugin program (repeatable)")
 	fs.Var(&sets, "set", "check setting as KEY=VALUE, e.g. lists_dir=/var/lib/tambua/lists (repeatable)")
+	listsDir := fs.String("lists", "", "sanctions lists folder(s), comma separated (same as --set lists_dir=DIR)")
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
@@ -106,6 +107,9 @@ func runVerify(ctx context.Context, env *Env, args []string) error {
 			return Usagef("--set %q: want KEY=VALUE", s)
 		}
 		settings[k] = v
+	}
+	if *listsDir != "" {
+		settings["lists_dir"] = *listsDir
 	}
 	opts := []idv.Option{idv.WithDefinitions(defs), idv.WithSettings(settings)}
 	for _, p := range pluginPaths {

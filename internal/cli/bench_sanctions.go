@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/tambua/tambua/checks/sanctions/lists"
+	"github.com/tambua/tambua/checks/sanctions/match"
+	"github.com/tambua/tambua/internal/sanctionsbench"
+)
+
+func init() {
+	Register(&Command{
+		Path:    "bench sanctions",
+		Summary: "measure sanctions screening: accuracy on a built query set, time, memory",
+		Run:     runBenchSanctions,
+	})
+}
+
+func runBenchSanctions(ctx context.Context, env *Env, args []string) error {
+	fs := NewFlags(env, "bench sanctions")
+	dirs := fs.String("lists", "", "list folders, comma separated (required)")
+	listed := fs.Int("listed", 3000, "queries made from listed names")
+	plain := fs.Int("plain", 2000, "non-listed names")
+	seed := fs.Int64("seed", 7, "seed of the query set")
+	threshold := fs.Float64("threshold", match.DefaultThreshold, "alert threshold")
+	workers := fs.Int("workers", 2, "goroutines of the throughput run")
+	misses := fs.Bool("v", false, "print misses and non-listed alerts")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	if err := Parse(fs, args); err != nil {
+		return err
+	}
+	if *dirs == "" {
+		return Usagef("--lists is required")
+	}
+	if *workers < 1 || *listed < 0 || *plain < 0 {
+		return Usagef("--workers must be positive, --listed and --plain not negative")
+	}
+	t0 := time.Now()
+	snap, err := lists.LoadAll(splitList(*dirs)...)
+	if err != nil {
+		return err
+	}
+	idx := match.New(snap.Entities)
+	load := time.Since(t0)
+	qs := sanctionsbench.Build(snap.Entities, *seed, *listed, *plain)
+	runtime.GC()
+	debug.FreeOSMemory()
+	rss, _ := sanctionsbench.RSS()
+	rep, err := sanctionsbench.Run(ctx, idx, snap.Entities, qs, *threshold, *workers)
+	if err != nil {
+		return err
+	}
+	rep.LoadTime = load
+	rep.RSSBytes = rss
+	_, rep.PeakRSSBytes = sanctionsbench.RSS()
+	runtime.KeepAlive(snap)
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	rep.Print(env.Stdout)
+	if *misses {
+		for _, m := range rep.Misses {
+			fmt.Fprintln(env.Stdout, "miss:", m)
+		}
+		for _, m := range rep.PlainAlertsShown {
+			fmt.Fprintln(env.Stdout, "non-listed alert:", m)
+		}
+	}
+	return nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
