@@ -31,7 +31,8 @@ func TestDebugKEPassport(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := ex.Cards["front"]
-		t.Logf("%d rot %d margin %.2f cov %.2f mrz %q", i, c.Rotation, c.UprightMargin, ex.Quality.Coverage, ex.MRZText); _ = corners
+		t.Logf("%d rot %d margin %.2f cov %.2f mrz %q", i, c.Rotation, c.UprightMargin, ex.Quality.Coverage, ex.MRZText)
+		_ = corners
 		f, _ := os.Create("/tmp/kep.png")
 		png.Encode(f, vision.Thumbnail(c.Image, 600))
 		f.Close()

@@ -1,8 +1,11 @@
 package ocr
 
 import (
+	"time"
+
 	"context"
 	"fmt"
+	mrzpkg "github.com/tambua/tambua/checks/mrz"
 	"image"
 	"strings"
 	"sync"
@@ -56,7 +59,7 @@ type fieldRead struct {
 }
 
 // extractAs reads the captures as definition d, front already rectified.
-func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front *vision.Card, backImg image.Image, mrz *idv.MRZData) (*Extraction, error) {
+func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front *vision.Card, backImg image.Image, mrz *idv.MRZData, now time.Time) (*Extraction, error) {
 	ex := &Extraction{Definition: d, Fields: map[string]string{}, Raw: map[string]string{},
 		Cards: map[string]*vision.Card{}, Capture: map[string]vision.Quality{}}
 	cards := map[string]*vision.Card{"front": front}
@@ -141,6 +144,17 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 	}
 	if nConf > 0 {
 		ex.conf = confSum / float64(nConf) / 100
+	}
+	if ex.MRZText != "" {
+		// ocr_extraction runs before mrz_parsing: parse what was read here
+		// so the printed fields can be held against it now.
+		if m, err := mrzpkg.ParseText(ex.MRZText, mrzpkg.Options{Now: now, Repair: true}); err == nil {
+			ex.MRZ = m.Data()
+			ex.mrzMatch = m.Format == d.MRZ.Format && strings.HasPrefix(m.DocumentCode, d.MRZ.DocumentCode[:1])
+		}
+	}
+	if mrz == nil {
+		mrz = ex.MRZ
 	}
 	crossCheck(ex, d, mrz)
 	for _, f := range d.Fields {

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/disintegration/imaging"
 	"github.com/tambua/tambua/idv"
@@ -119,6 +120,10 @@ type Extraction struct {
 	conf    float64
 	// keyword evidence for the document type (0..1).
 	keywords float64
+	// mrzMatch: the MRZ read has the definition's format and document code.
+	mrzMatch bool
+	// MRZ is the MRZ parsed from MRZText (nil when none was read).
+	MRZ *idv.MRZData
 }
 
 // InputError is returned by Extract when a capture cannot be used at all;
@@ -170,7 +175,7 @@ func (k *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 		}
 		imgs[slot] = img
 	}
-	ex, err := k.Extract(ctx, imgs, cands, c.MRZ())
+	ex, err := k.extract(ctx, imgs, cands, c.MRZ(), c.Now)
 	if err != nil {
 		var ie *InputError
 		if errors.As(err, &ie) {
@@ -244,6 +249,10 @@ func noteList(what string, xs []string) string {
 // definitions, deciding which when there are several. mrz, when not nil,
 // is a parsed MRZ to cross-check against.
 func (k *Check) Extract(ctx context.Context, imgs map[string]image.Image, cands []*idv.DocumentDefinition, mrz *idv.MRZData) (*Extraction, error) {
+	return k.extract(ctx, imgs, cands, mrz, time.Now())
+}
+
+func (k *Check) extract(ctx context.Context, imgs map[string]image.Image, cands []*idv.DocumentDefinition, mrz *idv.MRZData, now time.Time) (*Extraction, error) {
 	front, ok := imgs[idv.SlotFront]
 	if !ok {
 		return nil, &InputError{Slot: "front", Reason: vision.ReasonImageMissing, Err: vision.ErrNoCapture}
@@ -276,7 +285,7 @@ func (k *Check) Extract(ctx context.Context, imgs map[string]image.Image, cands 
 	}
 	var best *Extraction
 	for _, s := range rankByKeywords(ctx, k, live, func(d *idv.DocumentDefinition) *vision.Card { return byAspect[key(d)].card }) {
-		ex, err := k.extractAs(ctx, s.def, byAspect[key(s.def)].card, imgs[idv.SlotBack], mrz)
+		ex, err := k.extractAs(ctx, s.def, byAspect[key(s.def)].card, imgs[idv.SlotBack], mrz, now)
 		if err != nil {
 			return nil, err
 		}
@@ -292,7 +301,14 @@ func (k *Check) Extract(ctx context.Context, imgs map[string]image.Image, cands 
 	return best, nil
 }
 
-func (e *Extraction) rank() float64 { return e.Quality.Coverage + 0.5*e.keywords + 0.002*e.conf }
+func (e *Extraction) rank() float64 {
+	r := e.Quality.Coverage + 0.5*e.keywords + 0.002*e.conf
+	if e.mrzMatch {
+		// An MRZ of the definition's format and document code.
+		r += 0.5
+	}
+	return r
+}
 
 type scored struct {
 	def *idv.DocumentDefinition
