@@ -93,6 +93,13 @@ func crossCheck(ex *Extraction, d *idv.DocumentDefinition, m *idv.MRZData) {
 		compared++
 		if agrees(f.MRZ, pv, mv) {
 			agreed++
+		} else if m.AllChecksPass && fold(pv) == fold(mv) && validValue(f, mv) {
+			// The print differs only by letters and digits OCR cannot
+			// tell apart (O and 0, I and 1...); the MRZ's check digits
+			// settle which it is.
+			ex.Fields[f.Name] = mv
+			ex.Resolved = append(ex.Resolved, f.Name)
+			agreed++
 		} else if m.AllChecksPass {
 			ex.Quality.Conflicts = append(ex.Quality.Conflicts, f.Name)
 		}
@@ -110,4 +117,14 @@ func validValue(f idv.FieldDef, v string) bool {
 	}
 	re, err := compiled(f.Pattern)
 	return err == nil && re.MatchString(v)
+}
+
+// fold maps the letters OCR confuses with digits to those digits.
+func fold(s string) string {
+	return strings.Map(func(r rune) rune {
+		if d, ok := toDigit[r]; ok {
+			return d
+		}
+		return r
+	}, s)
 }

@@ -259,6 +259,9 @@ func (k *Check) readField(ctx context.Context, f idv.FieldDef, card *vision.Card
 		psm = 6
 	}
 	img := prepare(crop, zoneHeight*lines)
+	if img == nil {
+		return fieldRead{}, nil
+	}
 	r, err := k.tess().read(ctx, img, whitelist(f), psm)
 	if err != nil {
 		return fieldRead{}, err
@@ -271,7 +274,8 @@ func (k *Check) readField(ctx context.Context, f idv.FieldDef, card *vision.Card
 		if err != nil {
 			return fieldRead{}, err
 		}
-		if v2, ok2 := Normalize(f, r2.Text); ok2 && r2.Conf >= minConfidence {
+		// Cards print capitals: lower case read freely is something else.
+		if v2, ok2 := Normalize(f, r2.Text); ok2 && r2.Conf >= minConfidence && strings.ToUpper(r2.Text) == r2.Text {
 			r, v, ok = r2, v2, ok2
 		}
 	}
@@ -303,7 +307,11 @@ func (k *Check) readMRZ(ctx context.Context, d *idv.DocumentDefinition, card *vi
 	if d.MRZ.Format == idv.MRZTD1 {
 		n = 3
 	}
-	r, err := k.tess().read(ctx, prepare(crop, 52*n), "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<", 6)
+	img := prepare(crop, 52*n)
+	if img == nil {
+		return "", nil
+	}
+	r, err := k.tess().read(ctx, img, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<", 6)
 	if err != nil {
 		return "", err
 	}

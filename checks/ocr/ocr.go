@@ -117,6 +117,9 @@ type Extraction struct {
 	// FromMRZ names fields that could not be read printed and were taken
 	// from a trusted MRZ.
 	FromMRZ []string
+	// Resolved names fields whose print was ambiguous between letters and
+	// digits (O/0, I/1...) and was settled by a trusted MRZ.
+	Resolved []string
 	conf    float64
 	// keyword evidence for the document type (0..1).
 	keywords float64
@@ -218,6 +221,9 @@ func (k *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	out.Flags = append(out.Flags, ex.Reasons...)
 	if len(ex.FromMRZ) > 0 {
 		out.Flags = append(out.Flags, "ocr_fields_from_mrz")
+	}
+	if len(ex.Resolved) > 0 {
+		out.Flags = append(out.Flags, "ocr_fields_resolved_by_mrz")
 	}
 	switch {
 	case q.Coverage < 0.5:
@@ -328,9 +334,10 @@ func rankByKeywords(ctx context.Context, k *Check, defs []*idv.DocumentDefinitio
 		t, ok := texts[c]
 		if !ok {
 			band := vision.Crop(c.Image, idv.Zone{X: 0, Y: 0, W: 1, H: 0.2})
-			r, err := k.tess().read(ctx, prepare(band, 48), "", 6)
-			if err == nil {
-				t = compact(r.Text)
+			if img := prepare(band, 48); img != nil {
+				if r, err := k.tess().read(ctx, img, "", 6); err == nil {
+					t = compact(r.Text)
+				}
 			}
 			texts[c] = t
 		}
@@ -394,7 +401,7 @@ func fuzzyContains(text, kw string) bool {
 func prepare(img image.Image, targetH int) *image.Gray {
 	b := img.Bounds()
 	if b.Dy() < 2 || b.Dx() < 2 {
-		return image.NewGray(image.Rect(0, 0, 1, 1))
+		return nil
 	}
 	n := imaging.Clone(img)
 	w, h := b.Dx(), b.Dy()
@@ -452,7 +459,8 @@ func prepare(img image.Image, targetH int) *image.Gray {
 		}
 	}
 	if bestSum <= 0 {
-		bestS, bestE = 0, h
+		// Nothing printed: nothing for tesseract to read.
+		return nil
 	}
 	// Lines of a multi-line zone are separated by blank rows: keep every
 	// band of comparable weight.

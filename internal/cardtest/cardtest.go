@@ -83,6 +83,12 @@ func Values(def *idv.DocumentDefinition, r *rand.Rand) (printed, truth map[strin
 		switch {
 		case f.Type == idv.FieldDate:
 			y, m, d := 1950+r.IntN(55), 1+r.IntN(12), 1+r.IntN(28)
+			switch {
+			case strings.Contains(f.Name, "expiry"):
+				y = 2027 + r.IntN(10)
+			case strings.Contains(f.Name, "issue"):
+				y = 2012 + r.IntN(13)
+			}
 			t = fmt.Sprintf("%02d.%02d.%04d", d, m, y)
 			switch f.Format {
 			case "DD/MM/YYYY":
