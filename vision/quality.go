@@ -12,6 +12,7 @@ import (
 // vocabulary of the checks that use them.
 const (
 	ReasonCardNotFound  = "card_not_found"
+	ReasonCardClipped   = "card_not_fully_in_frame"
 	ReasonBlurry        = "image_too_blurry"
 	ReasonGlare         = "glare_on_fields"
 	ReasonTooDark       = "image_too_dark"
@@ -95,6 +96,9 @@ func Measure(c *Card, def *idv.DocumentDefinition, side string) Quality {
 	}
 	if q.Brightness > MaxBrightness {
 		q.Reasons = append(q.Reasons, ReasonOverexposed)
+	}
+	if c.Clipped {
+		q.Reasons = append(q.Reasons, ReasonCardClipped)
 	}
 	if q.Resolution > 0 && q.Resolution < MinSourceWidthMM {
 		q.Reasons = append(q.Reasons, ReasonLowResolution)

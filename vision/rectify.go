@@ -32,6 +32,9 @@ type Card struct {
 	UprightMargin float64
 	// SourceWidth is the card's long side in capture pixels.
 	SourceWidth float64
+	// Clipped is set when a corner of the card lies outside the capture:
+	// part of the card is missing.
+	Clipped bool
 }
 
 // CanonicalSize is the size of a rectified side of def.
@@ -55,6 +58,12 @@ func Rectify(img image.Image, def *idv.DocumentDefinition, side string) (*Card, 
 		return nil, ErrCardNotFound
 	}
 	c := &Card{Image: out, Detection: det, SourceWidth: (det.Quad.side(0) + det.Quad.side(2)) / 2}
+	b := img.Bounds()
+	for _, p := range det.Quad {
+		if p.X < float64(b.Min.X)-2 || p.Y < float64(b.Min.Y)-2 || p.X > float64(b.Max.X)+2 || p.Y > float64(b.Max.Y)+2 {
+			c.Clipped = true
+		}
+	}
 	rot, margin := Upright(out, def, side)
 	if rot == 180 {
 		c.Image = imaging.Rotate180(out)

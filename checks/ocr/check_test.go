@@ -143,3 +143,32 @@ func TestRunDetectsTypeAndCrossChecksMRZ(t *testing.T) {
 		}
 	}
 }
+
+func TestRunTrustsMRZReadFromCard(t *testing.T) {
+	k := New()
+	defer k.Close()
+	def, _ := docdefs.Default().Definition("ke_passport")
+	data, truth := renderJPEG(t, def, "front", 11, cardtest.Scene{Width: 1600, Height: 1200, Fill: 0.75, Angle: 90, Tilt: 0.02})
+	c := newCase(def, []*idv.DocumentDefinition{def}, data)
+	out, err := k.Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := c.Value(ValueQuality)
+	q := v.(Quality)
+	if !q.MRZTrusted || q.Agreement != 1 || len(q.Conflicts) != 0 {
+		t.Errorf("quality %+v, want a trusted, agreeing MRZ", q)
+	}
+	if out.Status != idv.StatusPassed {
+		t.Errorf("outcome %+v", out)
+	}
+	_, vals := c.Fields()
+	for _, n := range def.FieldSchema {
+		if vals[n] != truth[n] {
+			t.Errorf("%s = %q, want %q", n, vals[n], truth[n])
+		}
+	}
+	if txt, _ := c.Value(ValueMRZText); txt == nil {
+		t.Error("no MRZ text left for mrz_parsing")
+	}
+}

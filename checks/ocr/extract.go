@@ -112,6 +112,14 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 			}
 		}
 		cards[side] = card
+		if !sideCredible(rs) {
+			// Most of the side did not read as its definition says: the
+			// outline or the orientation is wrong, or this is another
+			// document. Whatever did fit a pattern there is chance, not a
+			// reading, and is not presented.
+			ex.Reasons = appendUnique(ex.Reasons, side+"_unreadable")
+			continue
+		}
 		for n, r := range rs {
 			reads[n] = r
 		}
@@ -185,6 +193,20 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 }
 
 func round3(v float64) float64 { return float64(int(v*1000+0.5)) / 1000 }
+
+// sideCredible: at least half the side's fields were read and valid.
+func sideCredible(rs map[string]fieldRead) bool {
+	if len(rs) == 0 {
+		return true
+	}
+	n := 0
+	for _, r := range rs {
+		if r.valid {
+			n++
+		}
+	}
+	return 2*n >= len(rs)
+}
 
 func sideScore(rs map[string]fieldRead) float64 {
 	s := 0.0

@@ -52,6 +52,22 @@ func Photo(card image.Image, s Scene) ([]byte, Corners, error) {
 		y := p[1]*sc + (r.Float64()*2-1)*s.Tilt*ch*sc
 		c[i] = [2]float64{float64(W)/2 + x*cs - y*sn, float64(H)/2 + x*sn + y*cs}
 	}
+	// A user frames the whole card: shrink it about the centre until every
+	// corner is inside the photo with a small margin.
+	fit := 1.0
+	for _, p := range c {
+		for k, lim := range []float64{float64(W), float64(H)} {
+			half := lim / 2
+			d := math.Abs(p[k] - half)
+			if d > half*0.96 {
+				fit = math.Min(fit, half*0.96/d)
+			}
+		}
+	}
+	for i := range c {
+		c[i][0] = float64(W)/2 + (c[i][0]-float64(W)/2)*fit
+		c[i][1] = float64(H)/2 + (c[i][1]-float64(H)/2)*fit
+	}
 	// Map photo pixels back into the card.
 	h, ok := solve([4][2]float64{{float64(W) / 2, 0}, {}, {}, {}}, c, cw, ch)
 	if !ok {
