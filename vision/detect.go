@@ -242,7 +242,7 @@ func sideSupport(e *edgeMap, a, b Point) float64 {
 				continue
 			}
 			i := y*e.w + x
-			if e.mag[i] < e.thresh*0.7 {
+			if e.mag[i] < e.thresh*0.5 {
 				continue
 			}
 			gxn, gyn := float64(e.gx[i])/float64(e.mag[i]), float64(e.gy[i])/float64(e.mag[i])
@@ -381,7 +381,7 @@ func scoreQuad(e *edgeMap, q Quad, aspect, area float64) float64 {
 		return 0
 	}
 	shape := math.Exp(-(ar / 0.18) * (ar / 0.18))
-	size := math.Pow(q.area()/area, 0.15)
+	size := math.Pow(q.area()/area, 0.3)
 	return (sum / 4) * math.Sqrt(minSup) * shape * size
 }
 
@@ -405,7 +405,14 @@ func refine(img image.Image, q Quad, s float64) Quad {
 	if fs <= s*1.2 {
 		return scaleQuad(q, 1/s, b.Min)
 	}
-	g := resizeGray(img, int(float64(W)*fs+0.5), int(float64(H)*fs+0.5))
+	var g *plane
+	if fs > 0.75 {
+		// Close enough to full size: the luminance as it is.
+		fs = 1
+		g = luma(img)
+	} else {
+		g = resizeGray(img, int(float64(W)*fs+0.5), int(float64(H)*fs+0.5))
+	}
 	k := fs / s
 	var fine Quad
 	for i := range q {

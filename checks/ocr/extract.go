@@ -81,14 +81,16 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 			if err != nil {
 				return nil, err
 			}
-			turned := card.Turn()
-			t1, err := k.readMRZ(ctx, d, turned)
-			if err != nil {
-				return nil, err
-			}
-			s0, s1 := mrzLikeness(t0, d), mrzLikeness(t1, d)
-			if s1 > s0 {
-				card, t0, s0 = turned, t1, s1
+			s0 := mrzLikeness(t0, d)
+			if s0 < 1 {
+				turned := card.Turn()
+				t1, err := k.readMRZ(ctx, d, turned)
+				if err != nil {
+					return nil, err
+				}
+				if s1 := mrzLikeness(t1, d); s1 > s0 {
+					card, t0, s0 = turned, t1, s1
+				}
 			}
 			if s0 >= 0.5 {
 				settled = true
