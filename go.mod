@@ -16,6 +16,8 @@ require (
 	modernc.org/sqlite v1.61.1
 )
 
+require github.com/otiai10/gosseract/v2 v2.4.1 // indirect
+
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/boombuler/barcode v1.1.0

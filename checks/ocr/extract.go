@@ -1,0 +1,358 @@
+package ocr
+
+import (
+	"time"
+
+	"context"
+	"fmt"
+	mrzpkg "github.com/tambua/tambua/checks/mrz"
+	"image"
+	"strings"
+	"sync"
+
+	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/vision"
+)
+
+// zoneHeight is the height, in pixels, a value zone is scaled to before
+// tesseract reads it: glyphs then stand about 30 px tall, where its LSTM
+// model is most accurate.
+const zoneHeight = 64
+
+// uprightDoubt is the layout margin below which the half-turned card is
+// read as well and the better reading kept.
+const uprightDoubt = 0.35
+
+// minConfidence is the mean word confidence (0..100) below which a read
+// value is discarded. Clean print reads at 85 to 96; noise that passes a
+// free-text pattern reads well under 50.
+const minConfidence = 55
+
+// mrzLikeness (0..1) is how much text looks like the MRZ of d: the right
+// number of lines of about the right length, with fillers.
+func mrzLikeness(text string, d *idv.DocumentDefinition) float64 {
+	want, width := 2, 44
+	switch d.MRZ.Format {
+	case idv.MRZTD1:
+		want, width = 3, 30
+	case idv.MRZTD2:
+		want, width = 2, 36
+	}
+	lines := strings.Fields(text)
+	good := 0
+	for _, l := range lines {
+		if len(l) >= width-4 && len(l) <= width+2 && strings.Contains(l, "<") {
+			good++
+		}
+	}
+	if good > want {
+		good = want
+	}
+	return float64(good) / float64(want)
+}
+
+type fieldRead struct {
+	raw   string
+	value string
+	valid bool
+	conf  float64
+}
+
+// extractAs reads the captures as definition d, front already rectified.
+func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front *vision.Card, backImg image.Image, mrz *idv.MRZData, now time.Time) (*Extraction, error) {
+	ex := &Extraction{Definition: d, Fields: map[string]string{}, Raw: map[string]string{},
+		Cards: map[string]*vision.Card{}, Capture: map[string]vision.Quality{}}
+	cards := map[string]*vision.Card{"front": front}
+	if hasSide(d, "back") && backImg != nil {
+		bc, err := vision.Rectify(backImg, d, "back")
+		if err != nil {
+			ex.Reasons = appendUnique(ex.Reasons, "back_"+reasonFor(err))
+		} else {
+			cards["back"] = bc
+		}
+	}
+	reads := map[string]fieldRead{}
+	for side, card := range cards {
+		settled := card.UprightMargin >= uprightDoubt
+		if d.MRZ != nil && d.MRZ.Zone.Side == side {
+			// The MRZ is the strongest evidence of which way up a card
+			// is: read the way up that makes it look like an MRZ.
+			t0, err := k.readMRZ(ctx, d, card)
+			if err != nil {
+				return nil, err
+			}
+			s0 := mrzLikeness(t0, d)
+			if s0 < 1 {
+				turned := card.Turn()
+				t1, err := k.readMRZ(ctx, d, turned)
+				if err != nil {
+					return nil, err
+				}
+				if s1 := mrzLikeness(t1, d); s1 > s0 {
+					card, t0, s0 = turned, t1, s1
+				}
+			}
+			if s0 >= 0.5 {
+				settled = true
+			}
+			ex.MRZText = t0
+		}
+		rs, err := k.readSide(ctx, d, side, card)
+		if err != nil {
+			return nil, err
+		}
+		if !settled {
+			// The layout did not settle which way up the card is: let the
+			// text decide.
+			turned := card.Turn()
+			rt, err := k.readSide(ctx, d, side, turned)
+			if err != nil {
+				return nil, err
+			}
+			if sideScore(rt) > sideScore(rs) {
+				rs, card = rt, turned
+			}
+		}
+		cards[side] = card
+		if !sideCredible(rs) {
+			// Most of the side did not read as its definition says: the
+			// outline or the orientation is wrong, or this is another
+			// document. Whatever did fit a pattern there is chance, not a
+			// reading, and is not presented.
+			ex.Reasons = appendUnique(ex.Reasons, side+"_unreadable")
+			continue
+		}
+		for n, r := range rs {
+			reads[n] = r
+		}
+	}
+	ex.Cards = cards
+	for side, card := range cards {
+		q := vision.Measure(card, d, side)
+		ex.Capture[side] = q
+		ex.Reasons = appendUnique(ex.Reasons, q.Reasons...)
+	}
+	var confSum float64
+	var nConf int
+	var read, total int
+	for _, f := range d.Fields {
+		if f.Fixed != "" {
+			ex.Fields[f.Name] = f.Fixed
+			continue
+		}
+		total++
+		r := reads[f.Name]
+		ex.Raw[f.Name] = r.raw
+		if r.valid {
+			ex.Fields[f.Name] = r.value
+			read++
+			confSum += r.conf
+			nConf++
+		} else {
+			ex.Fields[f.Name] = ""
+		}
+	}
+	if nConf > 0 {
+		ex.conf = confSum / float64(nConf) / 100
+	}
+	if ex.MRZText != "" {
+		// ocr_extraction runs before mrz_parsing: parse what was read here
+		// so the printed fields can be held against it now.
+		if m, err := mrzpkg.ParseText(ex.MRZText, mrzpkg.Options{Now: now, Repair: true}); err == nil {
+			ex.MRZ = m.Data()
+			ex.mrzMatch = m.Format == d.MRZ.Format && strings.HasPrefix(m.DocumentCode, d.MRZ.DocumentCode[:1])
+		}
+	}
+	if mrz == nil {
+		mrz = ex.MRZ
+	}
+	crossCheck(ex, d, mrz)
+	for _, f := range d.Fields {
+		if f.Fixed == "" && ex.Fields[f.Name] == "" {
+			ex.Quality.Unread = append(ex.Quality.Unread, f.Name)
+		}
+	}
+	read = total - len(ex.Quality.Unread)
+	if total > 0 {
+		ex.Quality.Coverage = float64(read) / float64(total)
+	} else {
+		ex.Quality.Coverage = 1
+	}
+	agree := ex.Quality.Agreement
+	if mrz == nil {
+		agree = ex.Quality.Coverage
+	}
+	ex.Quality.Score = round3(0.6*ex.Quality.Coverage + 0.25*agree + 0.15*ex.conf)
+	ex.Quality.Coverage = round3(ex.Quality.Coverage)
+	ex.Quality.Agreement = round3(ex.Quality.Agreement)
+	if ex.Quality.Conflicts == nil {
+		ex.Quality.Conflicts = []string{}
+	}
+	if ex.Quality.Unread == nil {
+		ex.Quality.Unread = []string{}
+	}
+	return ex, nil
+}
+
+func round3(v float64) float64 { return float64(int(v*1000+0.5)) / 1000 }
+
+// sideCredible: at least half the side's fields were read and valid.
+func sideCredible(rs map[string]fieldRead) bool {
+	if len(rs) == 0 {
+		return true
+	}
+	n := 0
+	for _, r := range rs {
+		if r.valid {
+			n++
+		}
+	}
+	return 2*n >= len(rs)
+}
+
+func sideScore(rs map[string]fieldRead) float64 {
+	s := 0.0
+	for _, r := range rs {
+		if r.valid {
+			s += 1
+		}
+		s += r.conf / 1000
+	}
+	return s
+}
+
+func hasSide(d *idv.DocumentDefinition, side string) bool {
+	for _, s := range d.Sides {
+		if s == side {
+			return true
+		}
+	}
+	return false
+}
+
+// readSide reads every field zone of one side, several zones at once.
+func (k *Check) readSide(ctx context.Context, d *idv.DocumentDefinition, side string, card *vision.Card) (map[string]fieldRead, error) {
+	var fields []idv.FieldDef
+	for _, f := range d.Fields {
+		if f.Zone.Side == side && f.Fixed == "" {
+			fields = append(fields, f)
+		}
+	}
+	out := make(map[string]fieldRead, len(fields))
+	var mu sync.Mutex
+	var firstErr error
+	sem := make(chan struct{}, k.workers)
+	var wg sync.WaitGroup
+	for _, f := range fields {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(f idv.FieldDef) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			r, err := k.readField(ctx, f, card)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				return
+			}
+			out[f.Name] = r
+		}(f)
+	}
+	wg.Wait()
+	return out, firstErr
+}
+
+// valueZone widens a value zone a little: print is not always exactly
+// where the definition says, and tesseract needs the whole glyphs. Upwards
+// it grows less, because the label sits just above.
+func valueZone(z idv.Zone) idv.Zone {
+	return idv.Zone{Side: z.Side, X: z.X - 0.012, Y: z.Y - 0.05*z.H, W: z.W + 0.024, H: z.H * 1.25}
+}
+
+func (k *Check) readField(ctx context.Context, f idv.FieldDef, card *vision.Card) (fieldRead, error) {
+	lines := f.Lines
+	if lines < 1 {
+		lines = 1
+	}
+	crop := vision.Crop(card.Image, valueZone(f.Zone))
+	psm := f.PSM
+	if lines > 1 && psm == 7 {
+		psm = 6
+	}
+	img := prepare(crop, zoneHeight*lines)
+	if img == nil {
+		return fieldRead{}, nil
+	}
+	r, err := k.tess().read(ctx, img, whitelist(f), psm)
+	if err != nil {
+		return fieldRead{}, err
+	}
+	v, ok := Normalize(f, r.Text)
+	if !ok || r.Conf < minConfidence {
+		// A whitelist sometimes leaves tesseract with nothing it likes
+		// (a lone capital): read again free and let Normalize filter.
+		r2, err := k.tess().read(ctx, img, "", psm)
+		if err != nil {
+			return fieldRead{}, err
+		}
+		// Cards print capitals: lower case read freely is something else.
+		if v2, ok2 := Normalize(f, r2.Text); ok2 && r2.Conf >= minConfidence && strings.ToUpper(r2.Text) == r2.Text {
+			r, v, ok = r2, v2, ok2
+		}
+	}
+	// A value tesseract itself doubts is not presented as read, even when
+	// it happens to fit the pattern (free text patterns admit noise).
+	return fieldRead{raw: fmt.Sprintf("%s|%.0f", r.Text, r.Conf), value: v, valid: ok && r.Conf >= minConfidence, conf: r.Conf}, nil
+}
+
+// whitelist is the field's charset, widened where the printed form differs
+// from the normalised one (separators of dates, month names, sex words).
+func whitelist(f idv.FieldDef) string {
+	switch f.Type {
+	case idv.FieldDate:
+		if f.Format == "DD MMM YYYY" {
+			return "0123456789ABCDEFGJLMNOPRSTUVY/ "
+		}
+		return "0123456789./- "
+	case idv.FieldSex:
+		return "MFXALE/"
+	}
+	return f.Charset
+}
+
+// readMRZ reads the MRZ band: OCR-B capitals, digits and fillers.
+func (k *Check) readMRZ(ctx context.Context, d *idv.DocumentDefinition, card *vision.Card) (string, error) {
+	z := d.MRZ.Zone
+	crop := vision.Crop(card.Image, z)
+	n := 2
+	if d.MRZ.Format == idv.MRZTD1 {
+		n = 3
+	}
+	img := prepare(crop, 52*n)
+	if img == nil {
+		return "", nil
+	}
+	r, err := k.tess().read(ctx, img, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<", 6)
+	if err != nil {
+		return "", err
+	}
+	return strings.ReplaceAll(r.Text, " ", ""), nil
+}
+
+func appendUnique(list []string, items ...string) []string {
+	for _, it := range items {
+		dup := false
+		for _, h := range list {
+			if h == it {
+				dup = true
+			}
+		}
+		if !dup && it != "" {
+			list = append(list, it)
+		}
+	}
+	return list
+}

@@ -1,0 +1,305 @@
+package ocr
+
+import (
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tambua/tambua/idv"
+)
+
+// Normalize turns what tesseract read in a field's zone into the field's
+// normalised value (names upper case, dates DD.MM.YYYY, sex M/F/X) and
+// reports whether it is valid for the definition. An invalid value is
+// never presented as read: the caller leaves the field empty.
+func Normalize(f idv.FieldDef, raw string) (string, bool) {
+	raw = strings.ToUpper(strings.TrimSpace(raw))
+	var v string
+	switch f.Type {
+	case idv.FieldDate:
+		v = normDate(raw, f.Format)
+	case idv.FieldSex:
+		v = normSex(raw)
+	case idv.FieldNumber:
+		v = repairClasses(squash(raw, charsetOf(f)), f.Pattern)
+	default:
+		v = normText(raw, f)
+	}
+	if v == "" {
+		return "", false
+	}
+	if f.Pattern != "" {
+		re, err := compiled(f.Pattern)
+		if err != nil || !re.MatchString(v) {
+			return v, false
+		}
+	}
+	return v, true
+}
+
+var reCache sync.Map // pattern -> *regexp.Regexp
+
+func compiled(p string) (*regexp.Regexp, error) {
+	if re, ok := reCache.Load(p); ok {
+		return re.(*regexp.Regexp), nil
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	reCache.Store(p, re)
+	return re, nil
+}
+
+// charsetOf is the field's charset, with a space when the pattern allows
+// one (a charset lists what tesseract may read, and OCR reads spaces
+// anyway).
+func charsetOf(f idv.FieldDef) string {
+	if f.Charset != "" && strings.Contains(f.Pattern, " ") && !strings.Contains(f.Charset, " ") {
+		return f.Charset + " "
+	}
+	return f.Charset
+}
+
+// squash keeps the characters of the charset (all when empty) and drops
+// spaces that OCR put between digits.
+func squash(s, charset string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == ' ' || r == '\n' {
+			if strings.ContainsRune(charset, ' ') {
+				b.WriteRune(' ')
+			}
+			continue
+		}
+		if charset == "" || strings.ContainsRune(charset, r) {
+			b.WriteRune(r)
+		}
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+func normText(raw string, f idv.FieldDef) string {
+	raw = strings.ReplaceAll(raw, "\n", " ")
+	v := squash(raw, charsetOf(f))
+	v = strings.Trim(v, " '-")
+	return repairClasses(v, f.Pattern)
+}
+
+// Letters and digits that OCR confuses, for positions whose class the
+// pattern fixes.
+var (
+	toDigit  = map[rune]rune{'O': '0', 'D': '0', 'Q': '0', 'I': '1', 'L': '1', 'Z': '2', 'S': '5', 'B': '8', 'G': '6', 'T': '7'}
+	toLetter = map[rune]rune{'0': 'O', '1': 'I', '2': 'Z', '5': 'S', '8': 'B', '6': 'G', '7': 'T', '4': 'A'}
+)
+
+// repairClasses fixes letter/digit confusions where the pattern is a fixed
+// sequence of character classes (such as ^[A-Z]{2}[0-9]{7}$) and the value
+// has the right length. Other values are returned unchanged.
+func repairClasses(v, pattern string) string {
+	classes := positionClasses(pattern)
+	if classes == nil || len(classes) != len([]rune(v)) {
+		return v
+	}
+	rs := []rune(v)
+	for i, r := range rs {
+		switch classes[i] {
+		case 'd':
+			if m, ok := toDigit[r]; ok {
+				rs[i] = m
+			}
+		case 'a':
+			if m, ok := toLetter[r]; ok {
+				rs[i] = m
+			}
+		}
+	}
+	return string(rs)
+}
+
+// positionClasses returns 'd' (digit), 'a' (letter) or '?' per position
+// for patterns of fixed length made of character classes, else nil.
+func positionClasses(pattern string) []byte {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	re = re.Simplify()
+	var out []byte
+	var walk func(r *syntax.Regexp) bool
+	walk = func(r *syntax.Regexp) bool {
+		switch r.Op {
+		case syntax.OpBeginText, syntax.OpEndText, syntax.OpBeginLine, syntax.OpEndLine:
+			return true
+		case syntax.OpConcat:
+			for _, s := range r.Sub {
+				if !walk(s) {
+					return false
+				}
+			}
+			return true
+		case syntax.OpCapture:
+			return walk(r.Sub[0])
+		case syntax.OpLiteral:
+			for range r.Rune {
+				out = append(out, '?')
+			}
+			return true
+		case syntax.OpCharClass:
+			out = append(out, classOf(r.Rune))
+			return true
+		case syntax.OpRepeat:
+			if r.Min != r.Max || r.Min > 40 {
+				return false
+			}
+			for i := 0; i < r.Min; i++ {
+				if !walk(r.Sub[0]) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	if !walk(re) {
+		return nil
+	}
+	return out
+}
+
+func classOf(ranges []rune) byte {
+	digits, letters := false, false
+	for i := 0; i+1 < len(ranges); i += 2 {
+		lo, hi := ranges[i], ranges[i+1]
+		if lo <= '9' && hi >= '0' {
+			digits = true
+		}
+		if lo <= 'Z' && hi >= 'A' {
+			letters = true
+		}
+	}
+	switch {
+	case digits && !letters:
+		return 'd'
+	case letters && !digits:
+		return 'a'
+	}
+	return '?'
+}
+
+var monthNames = []string{"JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"}
+
+// normDate reads a date printed as DD.MM.YYYY, DD/MM/YYYY, DD-MM-YYYY or
+// DD MMM YYYY (bilingual month labels such as "MAR/MARS" included) and
+// returns DD.MM.YYYY, or "" when it is not a real calendar date.
+func normDate(raw, format string) string {
+	s := strings.ReplaceAll(raw, "\n", " ")
+	var d, m, y int
+	if format == "DD MMM YYYY" {
+		var digits []byte
+		var letters []byte
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case c >= '0' && c <= '9':
+				digits = append(digits, c)
+			case c >= 'A' && c <= 'Z':
+				letters = append(letters, c)
+			}
+		}
+		// The day's and year's digits may carry letter confusions; the
+		// month is the first three letters.
+		if len(digits) != 6 || len(letters) < 3 {
+			return ""
+		}
+		m = monthIndex(string(letters[:3]))
+		if m == 0 {
+			return ""
+		}
+		fmt.Sscanf(string(digits[:2]), "%d", &d)
+		fmt.Sscanf(string(digits[2:]), "%d", &y)
+	} else {
+		var digits []byte
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if c >= '0' && c <= '9' {
+				digits = append(digits, c)
+			} else if r, ok := toDigit[rune(c)]; ok && c != 'T' {
+				digits = append(digits, byte(r))
+			}
+		}
+		if len(digits) != 8 {
+			return ""
+		}
+		fmt.Sscanf(string(digits[0:2]), "%d", &d)
+		fmt.Sscanf(string(digits[2:4]), "%d", &m)
+		fmt.Sscanf(string(digits[4:8]), "%d", &y)
+	}
+	if y < 1900 || y > 2100 {
+		return ""
+	}
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	if t.Day() != d || int(t.Month()) != m {
+		return ""
+	}
+	return fmt.Sprintf("%02d.%02d.%04d", d, m, y)
+}
+
+// monthIndex matches three letters to a month, allowing one wrong letter
+// when that still names a single month.
+func monthIndex(s string) int {
+	best, bestD, ties := 0, 4, 0
+	for i, m := range monthNames {
+		d := 0
+		for k := 0; k < 3; k++ {
+			if s[k] != m[k] {
+				d++
+			}
+		}
+		if d < bestD {
+			best, bestD, ties = i+1, d, 0
+		} else if d == bestD {
+			ties++
+		}
+	}
+	if bestD == 0 || (bestD == 1 && ties == 0) {
+		return best
+	}
+	return 0
+}
+
+// normSex reads M, F or X from a letter or a word (MALE, FEMALE, and the
+// bilingual M/M F/F forms).
+func normSex(raw string) string {
+	s := strings.Join(strings.Fields(raw), "")
+	switch {
+	case s == "":
+		return ""
+	case strings.Contains(s, "FEM") || strings.HasSuffix(s, "EMALE"):
+		return "F"
+	case strings.Contains(s, "MALE") || s == "MAL" || s == "ALE":
+		return "M"
+	}
+	letters := strings.Map(func(r rune) rune {
+		if r == 'M' || r == 'F' || r == 'X' {
+			return r
+		}
+		return -1
+	}, s)
+	if letters == "" {
+		return ""
+	}
+	// "M/M" or "F" alone: every letter read must agree.
+	for _, r := range letters {
+		if r != rune(letters[0]) {
+			return ""
+		}
+	}
+	if len(s) > 3 {
+		return ""
+	}
+	return letters[:1]
+}

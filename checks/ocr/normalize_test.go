@@ -1,0 +1,67 @@
+package ocr
+
+import (
+	"testing"
+
+	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/idv"
+)
+
+func field(t testing.TB, config, name string) idv.FieldDef {
+	t.Helper()
+	d, ok := docdefs.Default().Definition(config)
+	if !ok {
+		t.Fatalf("no %s", config)
+	}
+	f, ok := d.Field(name)
+	if !ok {
+		t.Fatalf("no %s.%s", config, name)
+	}
+	return f
+}
+
+func TestNormalize(t *testing.T) {
+	cases := []struct {
+		config, field, raw, want string
+		valid                    bool
+	}{
+		{"generic_passport", "date_of_birth", "12 MAR 1985", "12.03.1985", true},
+		{"generic_passport", "date_of_birth", "12 NAR 1985", "12.03.1985", true},
+		{"generic_passport", "date_of_birth", "31 FEB 1985", "", false},
+		{"kenya_national_id", "date_of_birth", "05.11.1990", "05.11.1990", true},
+		{"kenya_national_id", "date_of_birth", "05 11 199", "", false},
+		{"kenya_national_id", "sex", "FEMALE", "F", true},
+		{"kenya_national_id", "sex", "MALE", "M", true},
+		{"generic_passport", "sex", "F", "F", true},
+		{"generic_passport", "sex", "MF", "", false},
+		{"kenya_national_id", "full_name", "john  kamau mwangi", "JOHN KAMAU MWANGI", true},
+		{"kenya_national_id", "national_id_number", "1234 5678", "12345678", true},
+		{"kenya_national_id", "national_id_number", "123", "123", false},
+		{"ke_maisha_card", "card_number", "A81234567", "AB1234567", true},
+		{"ke_maisha_card", "card_number", "AB12345G7", "AB1234567", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.field+"/"+tc.raw, func(t *testing.T) {
+			got, ok := Normalize(field(t, tc.config, tc.field), tc.raw)
+			if ok != tc.valid || (tc.valid && got != tc.want) {
+				t.Fatalf("Normalize(%q) = %q, %v; want %q, %v", tc.raw, got, ok, tc.want, tc.valid)
+			}
+		})
+	}
+}
+
+func FuzzNormalize(f *testing.F) {
+	defs := docdefs.Default().All()
+	for _, s := range []string{"12 MAR 1985", "05.11.1990", "FEMALE", "AB1234567", "", "\n\n", "é"} {
+		f.Add(s, uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, raw string, pick uint8) {
+		d := defs[int(pick)%len(defs)]
+		for _, fd := range d.Fields {
+			v, ok := Normalize(fd, raw)
+			if ok && fd.Pattern != "" && !validValue(fd, v) {
+				t.Fatalf("%s: %q accepted as %q against %s", fd.Name, raw, v, fd.Pattern)
+			}
+		}
+	})
+}

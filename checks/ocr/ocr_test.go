@@ -1,0 +1,67 @@
+package ocr
+
+import (
+	"context"
+	"image"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/cardtest"
+	"github.com/tambua/tambua/vision"
+)
+
+// capture renders def with random values, photographs each side under the
+// scene and returns the decoded captures and the truth.
+func capture(tb testing.TB, def *idv.DocumentDefinition, seed uint64, sc cardtest.Scene) (map[string]image.Image, map[string]string) {
+	tb.Helper()
+	printed, truth := cardtest.Values(def, rand.New(rand.NewPCG(seed, 3)))
+	mrz := cardtest.MRZ(def, truth)
+	imgs := map[string]image.Image{}
+	for _, side := range def.Sides {
+		card, err := cardtest.Side(def, side, printed, mrz, 10)
+		if err != nil {
+			tb.Skipf("fonts: %v", err)
+		}
+		sc.Seed = seed*7 + uint64(len(side))
+		data, _, err := cardtest.Photo(card, sc)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		img, err := vision.Decode(data)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		imgs[side] = img
+	}
+	return imgs, truth
+}
+
+func TestExtractRenders(t *testing.T) {
+	k := New()
+	defer k.Close()
+	reg := docdefs.Default()
+	total, exact := 0, 0
+	for i, config := range []string{"generic_passport", "kenya_national_id", "ke_maisha_card", "uganda_national_id_new", "ghana_voter_id"} {
+		def, _ := reg.Definition(config)
+		imgs, truth := capture(t, def, uint64(i), cardtest.Scene{Width: 1600, Height: 1200, Fill: 0.75, Angle: 4, Tilt: 0.02})
+		ex, err := k.Extract(context.Background(), imgs, []*idv.DocumentDefinition{def}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", config, err)
+		}
+		for _, n := range def.FieldSchema {
+			total++
+			if ex.Fields[n] == truth[n] {
+				exact++
+			} else {
+				t.Logf("%s %s: got %q want %q (raw %q)", config, n, ex.Fields[n], truth[n], ex.Raw[n])
+			}
+		}
+		t.Logf("%s quality %+v", config, ex.Quality)
+	}
+	t.Logf("exact %d/%d", exact, total)
+	if float64(exact) < 0.95*float64(total) {
+		t.Errorf("exact fields %d/%d, want at least 95%%", exact, total)
+	}
+}

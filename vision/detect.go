@@ -1,0 +1,584 @@
+package vision
+
+import (
+	"image"
+	"math"
+	"sort"
+)
+
+// Detection is the result of FindCard.
+type Detection struct {
+	// Quad is the card outline in the input image's pixels.
+	Quad Quad
+	// Found is false when no card outline was found; FillsFrame is set when
+	// the image itself was taken as the card because its shape matches the
+	// document (a scan or a tight crop).
+	Found      bool
+	FillsFrame bool
+	// Score (0..1) is how well the outline is supported by edges all round
+	// and how close its shape is to the document's.
+	Score float64
+}
+
+// Working size of the detector: the long side of the reduced image. Card
+// edges are long straight lines, so they survive reduction while texture
+// and print are smoothed away.
+const detectSide = 480
+
+type edgeMap struct {
+	w, h   int
+	mag    []float32
+	gx, gy []float32
+	edge   []bool
+	thresh float32
+}
+
+func edges(g *plane) *edgeMap {
+	b := g.blur(1.4)
+	gx, gy := b.sobel()
+	e := &edgeMap{w: g.w, h: g.h, gx: gx.p, gy: gy.p, mag: make([]float32, len(gx.p)), edge: make([]bool, len(gx.p))}
+	sample := make([]float32, 0, len(e.mag)/7+1)
+	for i := range e.mag {
+		e.mag[i] = float32(math.Hypot(float64(gx.p[i]), float64(gy.p[i])))
+		if i%7 == 0 {
+			sample = append(sample, e.mag[i])
+		}
+	}
+	// Keep the strongest fifth of gradients that are at least a visible step
+	// (a Sobel response of 40 is a 10-level step in 0..255).
+	e.thresh = percentile(sample, 0.80)
+	if e.thresh < 40 {
+		e.thresh = 40
+	}
+	// Non-maximum suppression along the gradient, so every edge is one
+	// pixel wide and votes once.
+	for y := 1; y < g.h-1; y++ {
+		for x := 1; x < g.w-1; x++ {
+			i := y*g.w + x
+			m := e.mag[i]
+			if m < e.thresh {
+				continue
+			}
+			ax, ay := math.Abs(float64(e.gx[i])), math.Abs(float64(e.gy[i]))
+			var dx, dy int
+			switch {
+			case ax > 2.4*ay:
+				dx = 1
+			case ay > 2.4*ax:
+				dy = 1
+			case (e.gx[i] > 0) == (e.gy[i] > 0):
+				dx, dy = 1, 1
+			default:
+				dx, dy = 1, -1
+			}
+			if m >= e.mag[(y+dy)*g.w+x+dx] && m >= e.mag[(y-dy)*g.w+x-dx] {
+				e.edge[i] = true
+			}
+		}
+	}
+	return e
+}
+
+type hline struct {
+	theta, rho float64
+	votes      float32
+}
+
+const nTheta = 360
+
+// hough finds the strongest straight lines. Each edge pixel votes only for
+// directions within a few degrees of its own gradient, which removes most
+// of the clutter texture would add.
+func hough(e *edgeMap, maxLines int) []hline {
+	diag := int(math.Ceil(math.Hypot(float64(e.w), float64(e.h))))
+	nRho := 2*diag + 1
+	acc := make([]float32, nTheta*nRho)
+	var cs, sn [nTheta]float64
+	for t := 0; t < nTheta; t++ {
+		th := float64(t) * math.Pi / nTheta
+		cs[t], sn[t] = math.Cos(th), math.Sin(th)
+	}
+	for y := 0; y < e.h; y++ {
+		for x := 0; x < e.w; x++ {
+			i := y*e.w + x
+			if !e.edge[i] {
+				continue
+			}
+			phi := math.Atan2(float64(e.gy[i]), float64(e.gx[i]))
+			if phi < 0 {
+				phi += math.Pi
+			}
+			t0 := int(math.Round(phi * nTheta / math.Pi))
+			// Strong steps (a card against its background) outvote the
+			// gentler gradients of wood grain or fabric.
+			wt := e.mag[i] / e.thresh
+			if wt > 4 {
+				wt = 4
+			}
+			for dt := -6; dt <= 6; dt++ {
+				t := ((t0+dt)%nTheta + nTheta) % nTheta
+				r := int(math.Round(float64(x)*cs[t]+float64(y)*sn[t])) + diag
+				acc[t*nRho+r] += wt
+			}
+		}
+	}
+	minVotes := float32(min(e.w, e.h)) * 0.12
+	var peaks []hline
+	for t := 0; t < nTheta; t++ {
+		for r := 0; r < nRho; r++ {
+			v := acc[t*nRho+r]
+			if v < minVotes {
+				continue
+			}
+			local := true
+			for dt := -6; dt <= 6 && local; dt++ {
+				tt := t + dt
+				if tt < 0 || tt >= nTheta {
+					continue
+				}
+				for dr := -4; dr <= 4; dr++ {
+					rr := r + dr
+					if rr < 0 || rr >= nRho || (dt == 0 && dr == 0) {
+						continue
+					}
+					w := acc[tt*nRho+rr]
+					if w > v || (w == v && (dt < 0 || (dt == 0 && dr < 0))) {
+						local = false
+						break
+					}
+				}
+			}
+			if local {
+				peaks = append(peaks, hline{theta: float64(t) * math.Pi / nTheta, rho: float64(r - diag), votes: v})
+			}
+		}
+	}
+	sort.Slice(peaks, func(i, j int) bool { return peaks[i].votes > peaks[j].votes })
+	if len(peaks) > maxLines {
+		peaks = peaks[:maxLines]
+	}
+	return peaks
+}
+
+func intersect(a, b hline) (Point, bool) {
+	c1, s1 := math.Cos(a.theta), math.Sin(a.theta)
+	c2, s2 := math.Cos(b.theta), math.Sin(b.theta)
+	d := c1*s2 - s1*c2
+	if math.Abs(d) < 1e-6 {
+		return Point{}, false
+	}
+	return Point{(a.rho*s2 - b.rho*s1) / d, (c1*b.rho - c2*a.rho) / d}, true
+}
+
+func angleDiff(a, b float64) float64 {
+	d := math.Abs(a - b)
+	if d > math.Pi/2 {
+		d = math.Pi - d
+	}
+	return d
+}
+
+// orderCorners sorts four points clockwise (in image coordinates) starting
+// from the one nearest the top-left.
+func orderCorners(p [4]Point) Quad {
+	var cx, cy float64
+	for _, v := range p {
+		cx += v.X / 4
+		cy += v.Y / 4
+	}
+	sort.Slice(p[:], func(i, j int) bool {
+		return math.Atan2(p[i].Y-cy, p[i].X-cx) < math.Atan2(p[j].Y-cy, p[j].X-cx)
+	})
+	best := 0
+	for i := 1; i < 4; i++ {
+		if p[i].X+p[i].Y < p[best].X+p[best].Y {
+			best = i
+		}
+	}
+	var q Quad
+	for i := 0; i < 4; i++ {
+		q[i] = p[(best+i)%4]
+	}
+	return q
+}
+
+func convex(q Quad) bool {
+	sign := 0
+	for i := 0; i < 4; i++ {
+		a, b, c := q[i], q[(i+1)%4], q[(i+2)%4]
+		cr := (b.X-a.X)*(c.Y-b.Y) - (b.Y-a.Y)*(c.X-b.X)
+		s := 1
+		if cr < 0 {
+			s = -1
+		}
+		if sign != 0 && s != sign {
+			return false
+		}
+		sign = s
+	}
+	return true
+}
+
+// sideSupport is the share of points along the side a-b that lie on an edge
+// whose gradient is across the side, counting only the dominant polarity:
+// a card border is a consistent step (card lighter or darker than what is
+// behind it), texture is not.
+func sideSupport(e *edgeMap, a, b Point) float64 {
+	dx, dy := b.X-a.X, b.Y-a.Y
+	l := math.Hypot(dx, dy)
+	if l < 8 {
+		return 0
+	}
+	nx, ny := -dy/l, dx/l
+	n := int(l / 2)
+	pos, neg := 0, 0
+	for k := 0; k < n; k++ {
+		t := 0.06 + 0.88*float64(k)/float64(n-1)
+		px, py := a.X+dx*t, a.Y+dy*t
+		found := 0
+		for off := -2.0; off <= 2.0 && found == 0; off++ {
+			x, y := int(math.Round(px+nx*off)), int(math.Round(py+ny*off))
+			if x < 0 || y < 0 || x >= e.w || y >= e.h {
+				continue
+			}
+			i := y*e.w + x
+			if e.mag[i] < e.thresh*0.5 {
+				continue
+			}
+			gxn, gyn := float64(e.gx[i])/float64(e.mag[i]), float64(e.gy[i])/float64(e.mag[i])
+			dot := gxn*nx + gyn*ny
+			if dot > 0.9 {
+				found = 1
+			} else if dot < -0.9 {
+				found = -1
+			}
+		}
+		if found > 0 {
+			pos++
+		} else if found < 0 {
+			neg++
+		}
+	}
+	return float64(max(pos, neg)) / float64(n)
+}
+
+// FindCard looks for the outline of a card of the given aspect ratio
+// (width over height of the landscape card) in a photo.
+func FindCard(img image.Image, aspect float64) Detection {
+	b := img.Bounds()
+	W, H := b.Dx(), b.Dy()
+	s := float64(detectSide) / float64(max(W, H))
+	if s > 1 {
+		s = 1
+	}
+	g := resizeGray(img, int(float64(W)*s+0.5), int(float64(H)*s+0.5))
+	e := edges(g)
+	lines := hough(e, 28)
+	best := Detection{}
+	area := float64(g.w * g.h)
+	type pair struct {
+		a, b hline
+		dir  float64
+	}
+	var pairs []pair
+	minSep := 0.10 * float64(min(g.w, g.h))
+	for i := range lines {
+		for j := i + 1; j < len(lines); j++ {
+			a, c := lines[i], lines[j]
+			if angleDiff(a.theta, c.theta) > 20*math.Pi/180 {
+				continue
+			}
+			// Distance between the lines through the image centre.
+			cx, cy := float64(g.w)/2, float64(g.h)/2
+			da := a.rho - (cx*math.Cos(a.theta) + cy*math.Sin(a.theta))
+			dc := c.rho - (cx*math.Cos(c.theta) + cy*math.Sin(c.theta))
+			if math.Abs(a.theta-c.theta) > math.Pi/2 {
+				dc = -dc
+			}
+			if math.Abs(da-dc) < minSep {
+				continue
+			}
+			pairs = append(pairs, pair{a, c, a.theta})
+		}
+	}
+	for i := range pairs {
+		for j := i + 1; j < len(pairs); j++ {
+			p, r := pairs[i], pairs[j]
+			if angleDiff(p.dir, r.dir) < 50*math.Pi/180 {
+				continue
+			}
+			var pts [4]Point
+			ok := true
+			for k, ln := range [4][2]hline{{p.a, r.a}, {p.a, r.b}, {p.b, r.a}, {p.b, r.b}} {
+				pt, good := intersect(ln[0], ln[1])
+				if !good || pt.X < -0.08*float64(g.w) || pt.Y < -0.08*float64(g.h) ||
+					pt.X > 1.08*float64(g.w) || pt.Y > 1.08*float64(g.h) {
+					ok = false
+					break
+				}
+				pts[k] = pt
+			}
+			if !ok {
+				continue
+			}
+			q := orderCorners(pts)
+			if !convex(q) || q.area() < 0.04*area {
+				continue
+			}
+			sc := scoreQuad(e, q, aspect, area)
+			if sc > best.Score*0.8 {
+				sc *= regionContrast(g, q)
+			} else {
+				continue
+			}
+			if sc > best.Score {
+				best = Detection{Quad: q, Found: true, Score: sc}
+			}
+		}
+	}
+	if best.Found && best.Score >= 0.25 {
+		q := refine(img, best.Quad, s)
+		best.Quad = landscape(q)
+		return best
+	}
+	// A scan or a tight crop: the frame is the card when its shape is the
+	// document's.
+	r := float64(W) / float64(H)
+	if r < 1 {
+		r = 1 / r
+	}
+	if math.Abs(math.Log(r/aspect)) < 0.15 {
+		q := Quad{{0, 0}, {float64(W), 0}, {float64(W), float64(H)}, {0, float64(H)}}
+		for i := range q {
+			q[i].X += float64(b.Min.X)
+			q[i].Y += float64(b.Min.Y)
+		}
+		return Detection{Quad: landscape(q), Found: true, FillsFrame: true, Score: 0}
+	}
+	return Detection{Score: best.Score}
+}
+
+func scoreQuad(e *edgeMap, q Quad, aspect, area float64) float64 {
+	var sup [4]float64
+	minSup, sum := 1.0, 0.0
+	for i := 0; i < 4; i++ {
+		sup[i] = sideSupport(e, q[i], q[(i+1)%4])
+		sum += sup[i]
+		minSup = math.Min(minSup, sup[i])
+	}
+	long := (q.side(0) + q.side(2)) / 2
+	short := (q.side(1) + q.side(3)) / 2
+	if short > long {
+		long, short = short, long
+	}
+	if short < 1 {
+		return 0
+	}
+	ar := math.Abs(math.Log(long / short / aspect))
+	// Perspective of a hand-held photo changes the apparent ratio by up to
+	// about a quarter; beyond that the shape is another rectangle.
+	if ar > 0.30 {
+		return 0
+	}
+	shape := math.Exp(-(ar / 0.18) * (ar / 0.18))
+	size := math.Pow(q.area()/area, 0.3)
+	return (sum / 4) * math.Sqrt(minSup) * shape * size
+}
+
+// landscape rotates the corner order so that the first side is a long side.
+func landscape(q Quad) Quad {
+	if q.side(0)+q.side(2) >= q.side(1)+q.side(3) {
+		return q
+	}
+	return Quad{q[1], q[2], q[3], q[0]}
+}
+
+// refine fits each side again at a finer scale: the coarse lines come from
+// a reduced image and may be a few pixels off in the original.
+func refine(img image.Image, q Quad, s float64) Quad {
+	b := img.Bounds()
+	W, H := b.Dx(), b.Dy()
+	fs := 1400.0 / float64(max(W, H))
+	if fs > 1 {
+		fs = 1
+	}
+	if fs <= s*1.2 {
+		return scaleQuad(q, 1/s, b.Min)
+	}
+	var g *plane
+	if fs > 0.75 {
+		// Close enough to full size: the luminance as it is.
+		fs = 1
+		g = luma(img)
+	} else {
+		g = resizeGray(img, int(float64(W)*fs+0.5), int(float64(H)*fs+0.5))
+	}
+	k := fs / s
+	var fine Quad
+	for i := range q {
+		fine[i] = Point{q[i].X * k, q[i].Y * k}
+	}
+	var lines [4]hline
+	for i := 0; i < 4; i++ {
+		a, c := fine[i], fine[(i+1)%4]
+		ln, ok := fitSide(g, a, c, 4*k+3)
+		if !ok {
+			return scaleQuad(q, 1/s, b.Min)
+		}
+		lines[i] = ln
+	}
+	var out Quad
+	for i := 0; i < 4; i++ {
+		p, ok := intersect(lines[(i+3)%4], lines[i])
+		if !ok || math.Hypot(p.X-fine[i].X, p.Y-fine[i].Y) > 8*k+6 {
+			return scaleQuad(q, 1/s, b.Min)
+		}
+		out[i] = p
+	}
+	return scaleQuad(out, 1/fs, b.Min)
+}
+
+func scaleQuad(q Quad, f float64, min image.Point) Quad {
+	for i := range q {
+		q[i] = Point{q[i].X*f + float64(min.X), q[i].Y*f + float64(min.Y)}
+	}
+	return q
+}
+
+// fitSide finds, across the side a-b, the strongest step at each sample and
+// fits a line through those points by least squares (twice, dropping the
+// points furthest from the first fit).
+func fitSide(g *plane, a, b Point, reach float64) (hline, bool) {
+	dx, dy := b.X-a.X, b.Y-a.Y
+	l := math.Hypot(dx, dy)
+	if l < 10 {
+		return hline{}, false
+	}
+	nx, ny := -dy/l, dx/l
+	var pts []Point
+	n := int(l / 3)
+	for k := 0; k < n; k++ {
+		t := 0.08 + 0.84*float64(k)/float64(n-1)
+		px, py := a.X+dx*t, a.Y+dy*t
+		bestV, bestO := float32(0), 0.0
+		for off := -reach; off <= reach; off += 0.5 {
+			x, y := int(math.Round(px+nx*off)), int(math.Round(py+ny*off))
+			if x < 1 || y < 1 || x >= g.w-1 || y >= g.h-1 {
+				continue
+			}
+			gx, gy := g.sobelAt(x, y)
+			v := float32(math.Abs(float64(gx)*nx + float64(gy)*ny))
+			if v > bestV {
+				bestV, bestO = v, off
+			}
+		}
+		if bestV > 30 {
+			pts = append(pts, Point{px + nx*bestO, py + ny*bestO})
+		}
+	}
+	if len(pts) < n/3 || len(pts) < 4 {
+		return hline{}, false
+	}
+	ln := fitLine(pts)
+	// Drop the worst fifth and fit again.
+	type dp struct {
+		d float64
+		p Point
+	}
+	ds := make([]dp, len(pts))
+	for i, p := range pts {
+		ds[i] = dp{math.Abs(p.X*math.Cos(ln.theta) + p.Y*math.Sin(ln.theta) - ln.rho), p}
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i].d < ds[j].d })
+	keep := ds[:len(ds)*4/5]
+	pts = pts[:0]
+	for _, d := range keep {
+		pts = append(pts, d.p)
+	}
+	return fitLine(pts), true
+}
+
+// fitLine is the total least squares line through pts.
+func fitLine(pts []Point) hline {
+	var mx, my float64
+	for _, p := range pts {
+		mx += p.X
+		my += p.Y
+	}
+	mx /= float64(len(pts))
+	my /= float64(len(pts))
+	var sxx, sxy, syy float64
+	for _, p := range pts {
+		x, y := p.X-mx, p.Y-my
+		sxx += x * x
+		sxy += x * y
+		syy += y * y
+	}
+	// Direction of the line is the principal axis; its normal is theta.
+	dir := 0.5 * math.Atan2(2*sxy, sxx-syy)
+	theta := dir + math.Pi/2
+	return hline{theta: theta, rho: mx*math.Cos(theta) + my*math.Sin(theta)}
+}
+
+// regionContrast compares a band just inside each side with a band just
+// outside: a card differs from what it lies on, while a quadrilateral drawn
+// through a textured background has the same texture on both sides. It
+// returns a factor in 0..1.
+func regionContrast(g *plane, q Quad) float64 {
+	var cx, cy float64
+	for _, p := range q {
+		cx += p.X / 4
+		cy += p.Y / 4
+	}
+	total := 0.0
+	for i := 0; i < 4; i++ {
+		a, b := q[i], q[(i+1)%4]
+		var in, out []float32
+		for k := 1; k < 20; k++ {
+			t := float64(k) / 20
+			px, py := a.X+(b.X-a.X)*t, a.Y+(b.Y-a.Y)*t
+			dx, dy := cx-px, cy-py
+			l := math.Hypot(dx, dy)
+			if l == 0 {
+				continue
+			}
+			dx, dy = dx/l, dy/l
+			for _, d := range []float64{3, 5, 7} {
+				xi, yi := int(px+dx*d), int(py+dy*d)
+				xo, yo := int(px-dx*d), int(py-dy*d)
+				if xi >= 0 && yi >= 0 && xi < g.w && yi < g.h {
+					in = append(in, g.p[yi*g.w+xi])
+				}
+				if xo >= 0 && yo >= 0 && xo < g.w && yo < g.h {
+					out = append(out, g.p[yo*g.w+xo])
+				}
+			}
+		}
+		if len(in) < 10 {
+			continue
+		}
+		if len(out) < 10 {
+			// The side runs along the frame: nothing outside to compare.
+			total += 0.5
+			continue
+		}
+		mi, si := meanStd(in)
+		mo, so := meanStd(out)
+		c := math.Abs(mi-mo) / (si + so + 8)
+		total += math.Min(1, c/1.2)
+	}
+	return total / 4
+}
+
+func meanStd(v []float32) (float64, float64) {
+	var m float64
+	for _, x := range v {
+		m += float64(x)
+	}
+	m /= float64(len(v))
+	var s float64
+	for _, x := range v {
+		s += (float64(x) - m) * (float64(x) - m)
+	}
+	return m, math.Sqrt(s / float64(len(v)))
+}

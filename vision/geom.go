@@ -1,0 +1,145 @@
+package vision
+
+import (
+	"image"
+	"math"
+
+	"github.com/disintegration/imaging"
+)
+
+// Point is a position in image pixels.
+type Point struct{ X, Y float64 }
+
+// Quad is a card outline: corners in the order top-left, top-right,
+// bottom-right, bottom-left of the card as it will be rectified (so the
+// first side is a long side of a landscape card).
+type Quad [4]Point
+
+func (q Quad) side(i int) float64 {
+	a, b := q[i], q[(i+1)%4]
+	return math.Hypot(b.X-a.X, b.Y-a.Y)
+}
+
+// area is the polygon area (shoelace), positive for either winding.
+func (q Quad) area() float64 {
+	var s float64
+	for i := 0; i < 4; i++ {
+		a, b := q[i], q[(i+1)%4]
+		s += a.X*b.Y - b.X*a.Y
+	}
+	return math.Abs(s) / 2
+}
+
+// homography maps (u, v) to (x, y) by a projective transform.
+type homography [9]float64
+
+func (h homography) apply(u, v float64) (float64, float64) {
+	w := h[6]*u + h[7]*v + h[8]
+	if w == 0 {
+		w = 1e-12
+	}
+	return (h[0]*u + h[1]*v + h[2]) / w, (h[3]*u + h[4]*v + h[5]) / w
+}
+
+// homographyFrom solves for the transform taking src[i] to dst[i]. It
+// returns false for degenerate corner sets.
+func homographyFrom(src, dst [4]Point) (homography, bool) {
+	var a [8][9]float64
+	for i := 0; i < 4; i++ {
+		u, v, x, y := src[i].X, src[i].Y, dst[i].X, dst[i].Y
+		a[2*i] = [9]float64{u, v, 1, 0, 0, 0, -u * x, -v * x, x}
+		a[2*i+1] = [9]float64{0, 0, 0, u, v, 1, -u * y, -v * y, y}
+	}
+	// Gaussian elimination with partial pivoting on the 8x8 system.
+	for c := 0; c < 8; c++ {
+		p := c
+		for r := c + 1; r < 8; r++ {
+			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
+				p = r
+			}
+		}
+		if math.Abs(a[p][c]) < 1e-12 {
+			return homography{}, false
+		}
+		a[c], a[p] = a[p], a[c]
+		for r := 0; r < 8; r++ {
+			if r == c {
+				continue
+			}
+			f := a[r][c] / a[c][c]
+			for k := c; k < 9; k++ {
+				a[r][k] -= f * a[c][k]
+			}
+		}
+	}
+	var h homography
+	for i := 0; i < 8; i++ {
+		h[i] = a[i][8] / a[i][i]
+	}
+	h[8] = 1
+	return h, true
+}
+
+// warp renders the quad of src onto a w x h rectangle. When the quad is much
+// larger than the output the source is first reduced by area averaging, so
+// that bilinear sampling does not alias fine print.
+func warp(src image.Image, q Quad, w, h int) (*image.NRGBA, bool) {
+	scale := math.Max((q.side(0)+q.side(2))/2/float64(w), (q.side(1)+q.side(3))/2/float64(h))
+	b := src.Bounds()
+	var n *image.NRGBA
+	if scale > 1.6 {
+		f := 1.25 / scale
+		n = imaging.Resize(src, int(float64(b.Dx())*f+0.5), 0, imaging.Box)
+		fx := float64(n.Bounds().Dx()) / float64(b.Dx())
+		fy := float64(n.Bounds().Dy()) / float64(b.Dy())
+		for i := range q {
+			q[i] = Point{(q[i].X-float64(b.Min.X))*fx + 0.5*fx - 0.5, (q[i].Y-float64(b.Min.Y))*fy + 0.5*fy - 0.5}
+		}
+	} else {
+		n = imaging.Clone(src)
+		for i := range q {
+			q[i] = Point{q[i].X - float64(b.Min.X), q[i].Y - float64(b.Min.Y)}
+		}
+	}
+	dst := [4]Point{{0, 0}, {float64(w), 0}, {float64(w), float64(h)}, {0, float64(h)}}
+	hm, ok := homographyFrom(dst, q)
+	if !ok {
+		return nil, false
+	}
+	out := image.NewNRGBA(image.Rect(0, 0, w, h))
+	sw, sh := n.Bounds().Dx(), n.Bounds().Dy()
+	for y := 0; y < h; y++ {
+		o := out.Pix[y*out.Stride:]
+		for x := 0; x < w; x++ {
+			sx, sy := hm.apply(float64(x)+0.5, float64(y)+0.5)
+			sx -= 0.5
+			sy -= 0.5
+			x0, y0 := int(math.Floor(sx)), int(math.Floor(sy))
+			fx, fy := float32(sx-float64(x0)), float32(sy-float64(y0))
+			x1, y1 := x0+1, y0+1
+			if x0 < 0 || y0 < 0 || x1 >= sw || y1 >= sh {
+				x0, x1 = clampInt(x0, sw), clampInt(x1, sw)
+				y0, y1 = clampInt(y0, sh), clampInt(y1, sh)
+			}
+			p00 := n.Pix[y0*n.Stride+4*x0:]
+			p10 := n.Pix[y0*n.Stride+4*x1:]
+			p01 := n.Pix[y1*n.Stride+4*x0:]
+			p11 := n.Pix[y1*n.Stride+4*x1:]
+			w00, w10, w01, w11 := (1-fx)*(1-fy), fx*(1-fy), (1-fx)*fy, fx*fy
+			for k := 0; k < 4; k++ {
+				o[4*x+k] = clamp8(w00*float32(p00[k]) + w10*float32(p10[k]) + w01*float32(p01[k]) + w11*float32(p11[k]))
+			}
+		}
+	}
+	return out, true
+}
+
+func clampInt(v, n int) int {
+	if v < 0 {
+		return 0
+	}
+	if v >= n {
+		return n - 1
+	}
+	return v
+}
