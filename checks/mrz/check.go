@@ -59,31 +59,32 @@ func (ck *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	if c.Definition != nil && c.Definition.MRZ != nil && c.Definition.MRZ.Zone.W > 0 && c.Definition.MRZ.Zone.H > 0 {
 		zone = &c.Definition.MRZ.Zone
 	}
-	var rd *Reading
+	// Candidates in order of trust: the definition's MRZ band on the
+	// rectified card, the whole rectified card, the raw capture. The first
+	// reading whose check digits pass wins; otherwise the first reading.
+	var candidates []image.Image
 	var decodeErr error
 	for _, sd := range sides {
-		img, ok := c.Derived(sd.derived)
-		if ok && zone != nil && zone.Side == sideOf(sd.slot) {
-			// On a rectified card the definition says where the MRZ is:
-			// read that band (with a margin) first, the whole card after.
-			if r, err := ck.reader.Read(ctx, cropZone(img, *zone)); err == nil {
-				rd = r
-				break
-			} else if !errors.Is(err, ErrNotFound) {
-				return idv.Outcome{}, err
+		if img, ok := c.Derived(sd.derived); ok {
+			if zone != nil && zone.Side == sideOf(sd.slot) {
+				candidates = append(candidates, cropZone(img, *zone))
 			}
+			candidates = append(candidates, img)
 		}
-		if !ok {
-			capture, has := c.Images[sd.slot]
-			if !has || len(capture.Data) == 0 {
-				continue
-			}
-			var err error
-			if img, _, err = image.Decode(bytes.NewReader(capture.Data)); err != nil {
-				decodeErr = fmt.Errorf("mrz: decoding the %s capture: %w", sd.slot, err)
-				continue
-			}
+		capture, has := c.Images[sd.slot]
+		if !has || len(capture.Data) == 0 {
+			continue
 		}
+		img, _, err := image.Decode(bytes.NewReader(capture.Data))
+		if err != nil {
+			decodeErr = fmt.Errorf("mrz: decoding the %s capture: %w", sd.slot, err)
+			continue
+		}
+		candidates = append(candidates, img)
+	}
+	var rd *Reading
+	var m *MRZ
+	for _, img := range candidates {
 		r, err := ck.reader.Read(ctx, img)
 		if errors.Is(err, ErrNotFound) {
 			continue
@@ -91,8 +92,16 @@ func (ck *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 		if err != nil {
 			return idv.Outcome{}, err
 		}
-		rd = r
-		break
+		parsed, err := Parse(r.Lines, Options{Now: c.Now, Repair: true})
+		if err != nil {
+			continue
+		}
+		if rd == nil || parsed.AllChecksPass {
+			rd, m = r, parsed
+		}
+		if parsed.AllChecksPass {
+			break
+		}
 	}
 	if rd == nil {
 		hasMRZ := c.Definition == nil || c.Definition.MRZ != nil
@@ -106,10 +115,6 @@ func (ck *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 			return idv.Outcome{}, decodeErr
 		}
 		return idv.Failed(ReasonNotFound), nil
-	}
-	m, err := Parse(rd.Lines, Options{Now: c.Now, Repair: true})
-	if err != nil {
-		return idv.Outcome{}, fmt.Errorf("mrz: parsing what was read: %w", err)
 	}
 	c.SetMRZ(m.Data())
 	c.SetSection("mrz_parsed", m.Section())
