@@ -16,10 +16,12 @@ go vet ./...
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-# -race on the pure Go packages; the cgo-heavy ones (tesseract, dlib) run
-# without it, where it would multiply a long run for little gain.
-race_pkgs=$(go list ./... | grep -v -E '/checks/(ocr|face|liveness)$|/internal/synth$' || true)
-other_pkgs=$(go list ./... | grep -E '/checks/(ocr|face|liveness)$|/internal/synth$' || true)
+# -race where there is concurrency to check (engine, plugins, server,
+# webhooks, checks' pools); the image and model crunching packages run
+# without it, where it multiplies a long run for little gain.
+heavy='/checks/(ocr|face|liveness|mrz)$|/internal/(synth|sanctionsbench)$'
+race_pkgs=$(go list ./... | grep -v -E "$heavy" || true)
+other_pkgs=$(go list ./... | grep -E "$heavy" || true)
 go test -race -count=1 -timeout 20m $race_pkgs 2>&1 | tee -a "$log" || status=1
 if [ -n "$other_pkgs" ]; then
   go test -count=1 -timeout 20m $other_pkgs 2>&1 | tee -a "$log" || status=1

@@ -39,4 +39,4 @@ func TestReadLineCrops(t *testing.T) {
 	}
 }
 
-const minCropsExact = 28
+const minCropsExact = 29

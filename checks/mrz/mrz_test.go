@@ -282,3 +282,23 @@ func TestSplitName(t *testing.T) {
 		}
 	}
 }
+
+// TestTD2LongDocumentNumber: TD2 continues a long document number in the
+// optional data the way TD1 does (check digits computed independently).
+func TestTD2LongDocumentNumber(t *testing.T) {
+	m, err := Parse([]string{"I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<", "D23145890<UTO7408122F12041591240<<<4"}, Options{Now: refNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Format != TD2 || m.DocumentNumber != "D23145890124" || m.OptionalData != "" || !m.AllChecksPass {
+		t.Fatalf("%s %q opt %q pass %v %v", m.Format, m.DocumentNumber, m.OptionalData, m.AllChecksPass, m.Checks.Map())
+	}
+	// One digit off in the continuation: the document number check fails.
+	m, err = Parse([]string{"I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<", "D23145890<UTO7408122F12041591250<<<4"}, Options{Now: refNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *m.Checks.DocumentNumber || m.AllChecksPass {
+		t.Fatalf("altered continuation passes: %v", m.Checks.Map())
+	}
+}

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/pem"
 	"net/http"
@@ -13,9 +15,17 @@ import (
 	"github.com/tambua/tambua/internal/testdata"
 )
 
+func runSanctionsCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: os.Getenv}
+	code := Run(context.Background(), env, args)
+	return code, out.String(), errb.String()
+}
+
 func TestSanctionsScreen(t *testing.T) {
 	dirs := testdata.Path(t, "sanctions", "ofac_sdn_2021-07") + "," + testdata.Path(t, "sanctions", "un")
-	code, out, errs := runCLI(t, "Ayman al-Zawahiri\n\nWanjiru Otieno\nIBRAIMA CAMARA\n", "sanctions", "screen", "--lists", dirs, "--dob", "1951-06-19", "--nationality", "EGY")
+	code, out, errs := runSanctionsCLI(t, "Ayman al-Zawahiri\n\nWanjiru Otieno\nIBRAIMA CAMARA\n", "sanctions", "screen", "--lists", dirs, "--dob", "1951-06-19", "--nationality", "EGY")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -71,19 +81,19 @@ func TestSanctionsScreenBadInput(t *testing.T) {
 		{"bench", "sanctions"},
 	}
 	for _, args := range tests {
-		if code, _, errs := runCLI(t, "", args...); code != ExitBadInput || errs == "" {
+		if code, _, errs := runSanctionsCLI(t, "", args...); code != ExitBadInput || errs == "" {
 			t.Errorf("%v: exit %d (%q), want %d with a message", args, code, errs, ExitBadInput)
 		}
 	}
 	// A folder without lists is a failure to work, not bad usage.
-	if code, _, errs := runCLI(t, "x\n", "sanctions", "screen", "--lists", t.TempDir()); code != ExitFailure || !strings.Contains(errs, "lists update") {
+	if code, _, errs := runSanctionsCLI(t, "x\n", "sanctions", "screen", "--lists", t.TempDir()); code != ExitFailure || !strings.Contains(errs, "lists update") {
 		t.Errorf("empty folder: exit %d %q", code, errs)
 	}
 }
 
 func TestBenchSanctionsSmoke(t *testing.T) {
 	dirs := testdata.Path(t, "sanctions", "ofac_sdn_2021-07") + "," + testdata.Path(t, "sanctions", "un")
-	code, out, errs := runCLI(t, "", "bench", "sanctions", "--lists", dirs, "--listed", "120", "--plain", "80")
+	code, out, errs := runSanctionsCLI(t, "", "bench", "sanctions", "--lists", dirs, "--listed", "120", "--plain", "80")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -99,7 +109,7 @@ func TestListsUpdateCLIMirror(t *testing.T) {
 	// server; here the flags reach the updater: a mirror that refuses
 	// connections fails the command and leaves no current snapshot.
 	out := t.TempDir()
-	code, _, errs := runCLI(t, "", "lists", "update", "--out", out, "--lists", "un_sc", "--mirror", "https://127.0.0.1:1", "--timeout", "5s")
+	code, _, errs := runSanctionsCLI(t, "", "lists", "update", "--out", out, "--lists", "un_sc", "--mirror", "https://127.0.0.1:1", "--timeout", "5s")
 	if code != ExitFailure || !strings.Contains(errs, "127.0.0.1:1") {
 		t.Errorf("exit %d %q", code, errs)
 	}
@@ -125,19 +135,19 @@ func TestListsUpdateCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	code, stdout, errs := runCLI(t, "", "lists", "update", "--out", out, "--lists", "un_sc", "--mirror", srv.URL+"/lists", "--ca-cert", ca)
+	code, stdout, errs := runSanctionsCLI(t, "", "lists", "update", "--out", out, "--lists", "un_sc", "--mirror", srv.URL+"/lists", "--ca-cert", ca)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	if !strings.Contains(stdout, "un_sc") || !strings.Contains(stdout, "1003 entities") {
 		t.Errorf("output %q", stdout)
 	}
-	code, stdout, errs = runCLI(t, "ERIC BADEGE\n", "sanctions", "screen", "--lists", out)
+	code, stdout, errs = runSanctionsCLI(t, "ERIC BADEGE\n", "sanctions", "screen", "--lists", out)
 	if code != ExitOK || !strings.Contains(stdout, `"entity_id":"CDi.001"`) {
 		t.Errorf("screen after update: exit %d %q %q", code, stdout, errs)
 	}
 	// Without the certificate the same mirror is refused.
-	code, _, errs = runCLI(t, "", "lists", "update", "--out", t.TempDir(), "--lists", "un_sc", "--mirror", srv.URL+"/lists")
+	code, _, errs = runSanctionsCLI(t, "", "lists", "update", "--out", t.TempDir(), "--lists", "un_sc", "--mirror", srv.URL+"/lists")
 	if code != ExitFailure || !strings.Contains(errs, "certificate") {
 		t.Errorf("untrusted mirror: exit %d %q", code, errs)
 	}

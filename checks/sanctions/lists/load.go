@@ -35,8 +35,11 @@ const ManifestName = "manifest.json"
 // content; an unrecognised or malformed file is an error, and then
 // nothing is returned: a half-read set of lists is never used.
 func Load(dir string) (*Snapshot, error) {
-	if fi, err := os.Stat(filepath.Join(dir, CurrentLink)); err == nil && fi.IsDir() {
-		dir = filepath.Join(dir, CurrentLink)
+	cur := filepath.Join(dir, CurrentLink)
+	if fi, err := os.Stat(cur); err == nil && fi.IsDir() {
+		dir = cur
+	} else if li, lerr := os.Lstat(cur); lerr == nil && li.Mode()&os.ModeSymlink != 0 {
+		return nil, fmt.Errorf("lists: %s points to a snapshot that is not there (run tambua lists update --out %s)", cur, dir)
 	}
 	des, err := os.ReadDir(dir)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 )
 
@@ -104,11 +105,44 @@ func jsonErrLine(data []byte, err error, def int) int {
 	return def
 }
 
-// senzingAttrs flattens a record: every string attribute at the top level
-// or inside a list of objects, in order, with the object it came from.
-type senzingAttr struct {
-	key, val string
-	group    map[string]any
+// senzingGroups returns the record itself and every object inside its
+// lists (NAMES, DATES, COUNTRIES...), in a fixed order: Senzing allows an
+// attribute in either place.
+func senzingGroups(rec map[string]any) []map[string]any {
+	groups := []map[string]any{rec}
+	keys := make([]string, 0, len(rec))
+	for k := range rec {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if arr, ok := rec[k].([]any); ok {
+			for _, it := range arr {
+				if m, ok := it.(map[string]any); ok {
+					groups = append(groups, m)
+				}
+			}
+		}
+	}
+	return groups
+}
+
+// senzingName reads one group's name: NAME_FULL or NAME_ORG, else
+// first, middle and last (also with the PRIMARY_ prefix).
+func senzingName(g map[string]any) (name string, primary bool) {
+	for _, pre := range []string{"PRIMARY_NAME_", "NAME_"} {
+		full := str(g[pre+"FULL"])
+		if full == "" {
+			full = str(g[pre+"ORG"])
+		}
+		if full == "" {
+			full = joinNonEmpty(str(g[pre+"FIRST"]), str(g[pre+"MIDDLE"]), str(g[pre+"LAST"]))
+		}
+		if full != "" {
+			return strings.Join(strings.Fields(full), " "), pre == "PRIMARY_NAME_" || strings.EqualFold(str(g["NAME_TYPE"]), "PRIMARY")
+		}
+	}
+	return "", false
 }
 
 func senzingEntity(raw json.RawMessage) (*Entity, error) {
@@ -125,23 +159,6 @@ func senzingEntity(raw json.RawMessage) (*Entity, error) {
 	if id == "" {
 		return nil, errors.New("record without RECORD_ID")
 	}
-	var attrs []senzingAttr
-	for k, v := range rec {
-		switch v := v.(type) {
-		case string:
-			attrs = append(attrs, senzingAttr{k, v, rec})
-		case []any:
-			for _, it := range v {
-				if m, ok := it.(map[string]any); ok {
-					for k2, v2 := range m {
-						if s, ok := v2.(string); ok {
-							attrs = append(attrs, senzingAttr{k2, s, m})
-						}
-					}
-				}
-			}
-		}
-	}
 	e := &Entity{ID: id, List: PEP, Kind: Person}
 	switch strings.ToUpper(str(rec["RECORD_TYPE"])) {
 	case "ORGANIZATION", "COMPANY":
@@ -150,65 +167,39 @@ func senzingEntity(raw json.RawMessage) (*Entity, error) {
 	default:
 		e.Kind = Unknown
 	}
-	// Names: a group's NAME_FULL or NAME_ORG, else its first/middle/last.
-	type name struct {
-		text    string
-		primary bool
-	}
-	var names []name
-	seenGroup := map[string]bool{}
-	for _, a := range attrs {
-		if !strings.HasPrefix(a.key, "NAME_") && !strings.HasPrefix(a.key, "PRIMARY_NAME_") {
-			continue
-		}
-		g := a.group
-		key := fmt.Sprintf("%p", g)
-		if seenGroup[key] && g != nil {
-			continue
-		}
-		seenGroup[key] = true
-		primary := strings.EqualFold(str(g["NAME_TYPE"]), "PRIMARY")
-		for _, pre := range []string{"PRIMARY_NAME_", "NAME_"} {
-			full := str(g[pre+"FULL"])
-			if full == "" {
-				full = str(g[pre+"ORG"])
-			}
-			if full == "" {
-				full = joinNonEmpty(str(g[pre+"FIRST"]), str(g[pre+"MIDDLE"]), str(g[pre+"LAST"]))
-			}
-			if full != "" {
-				names = append(names, name{full, primary || pre == "PRIMARY_NAME_"})
-			}
-		}
-	}
-	for _, n := range names {
-		if n.primary && e.Name == "" {
-			e.Name = strings.Join(strings.Fields(n.text), " ")
+	groups := senzingGroups(rec)
+	var names []string
+	for _, g := range groups {
+		n, primary := senzingName(g)
+		switch {
+		case n == "":
+		case primary && e.Name == "":
+			e.Name = n
+		default:
+			names = append(names, n)
 		}
 	}
 	for _, n := range names {
 		if e.Name == "" {
-			e.Name = strings.Join(strings.Fields(n.text), " ")
+			e.Name = n // no name marked primary: the first one
 			continue
 		}
-		e.addAlias(n.text)
+		e.addAlias(n)
 	}
 	if e.Name == "" {
 		return nil, fmt.Errorf("record %s has no name", id)
 	}
-	for _, a := range attrs {
-		switch a.key {
-		case "DATE_OF_BIRTH":
-			if d, ok := ParseDate(a.val); ok {
-				e.addDOB(d)
-			}
-		case "NATIONALITY", "CITIZENSHIP":
-			e.addCountry(CountryCode(a.val))
-		case "PASSPORT_NUMBER":
-			e.addPassport(a.val)
-		case "TOPIC", "RISK":
-			if !contains(e.Programs, a.val) {
-				e.Programs = append(e.Programs, a.val)
+	for _, g := range groups {
+		if d, ok := ParseDate(str(g["DATE_OF_BIRTH"])); ok {
+			e.addDOB(d)
+		}
+		for _, k := range []string{"NATIONALITY", "CITIZENSHIP"} {
+			e.addCountry(CountryCode(str(g[k])))
+		}
+		e.addPassport(str(g["PASSPORT_NUMBER"]))
+		for _, k := range []string{"TOPIC", "RISK"} {
+			if v := str(g[k]); v != "" && !contains(e.Programs, v) {
+				e.Programs = append(e.Programs, v)
 			}
 		}
 	}

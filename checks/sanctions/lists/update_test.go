@@ -132,3 +132,13 @@ func TestPublishersAreHTTPS(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadBrokenCurrentLink(t *testing.T) {
+	d := t.TempDir()
+	if err := os.Symlink(filepath.Join("snapshots", "gone"), filepath.Join(d, CurrentLink)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(d); err == nil || !strings.Contains(err.Error(), "not there") {
+		t.Errorf("err = %v", err)
+	}
+}

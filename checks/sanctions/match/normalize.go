@@ -10,6 +10,7 @@
 package match
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 
@@ -328,23 +329,42 @@ func particleTypo(w string) string {
 	if len(w) < 4 || len(w) > 9 {
 		return ""
 	}
-	for _, m := range []map[string]string{particles, titles} {
-		for p, canon := range m {
-			if len(p) < 4 || p[0] != w[0] || abs(len(p)-len(w)) > 1 {
-				continue
-			}
-			if editSim(w, p) >= 0.8 {
-				return canon
-			}
+	for _, p := range lightWords {
+		if p.spelling[0] != w[0] || abs(len(p.spelling)-len(w)) > 1 {
+			continue
 		}
-	}
-	for h := range honorifics {
-		if len(h) >= 5 && h[0] == w[0] && abs(len(h)-len(w)) <= 1 && editSim(w, h) >= 0.8 {
-			return h
+		if editSim(w, p.spelling) >= 0.8 {
+			return p.canon
 		}
 	}
 	return ""
 }
+
+// lightWords are the spellings particleTypo compares with, longest
+// first and then alphabetical, so that the answer never depends on map
+// order.
+var lightWords = func() []struct{ spelling, canon string } {
+	var out []struct{ spelling, canon string }
+	for _, m := range []map[string]string{particles, titles} {
+		for p, c := range m {
+			if len(p) >= 4 {
+				out = append(out, struct{ spelling, canon string }{p, c})
+			}
+		}
+	}
+	for h := range honorifics {
+		if len(h) >= 5 {
+			out = append(out, struct{ spelling, canon string }{h, h})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if len(out[i].spelling) != len(out[j].spelling) {
+			return len(out[i].spelling) > len(out[j].spelling)
+		}
+		return out[i].spelling < out[j].spelling
+	})
+	return out
+}()
 
 // suffixResidue reports whether a short word looks like a mangled legal
 // form (LTEDA, S AY, C VD): within a letter of one and at most 5 long.
@@ -354,7 +374,11 @@ func suffixResidue(w string) bool {
 	}
 	for _, m := range []map[string]bool{suffixes, weakSuffixes} {
 		for s := range m {
-			if abs(len(s)-len(w)) <= 1 && len(s) <= 5 && editSim(w, s) >= 0.5 && (w[0] == s[0] || w[len(w)-1] == s[len(s)-1]) {
+			if abs(len(s)-len(w)) > 1 || len(s) > 5 || (w[0] != s[0] && w[len(w)-1] != s[len(s)-1]) {
+				continue
+			}
+			// One slip: 0.6 or more, or 0.5 between two-letter forms.
+			if e := editSim(w, s); e >= 0.6 || (e >= 0.5 && len(w) <= 2) {
 				return true
 			}
 		}

@@ -1,0 +1,227 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "github.com/tambua/tambua/checks/standard" // the built-in checks
+	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/plugins"
+	"github.com/tambua/tambua/server"
+	"github.com/tambua/tambua/server/files"
+	"github.com/tambua/tambua/server/sqlite"
+)
+
+func init() {
+	Register(&Command{Path: "serve", Summary: "serve the REST interface (SQLite and local files under --data)", Run: runServe})
+}
+
+// demoUnits is the balance the demo organisation starts with.
+const demoUnits = 1000
+
+func envOr(env *Env, key, def string) string {
+	if v := env.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func runServe(ctx context.Context, env *Env, args []string) error {
+	fs := NewFlags(env, "serve")
+	addr := fs.String("addr", envOr(env, "TAMBUA_ADDR", "127.0.0.1:8080"), "listen address (env TAMBUA_ADDR)")
+	data := fs.String("data", envOr(env, "TAMBUA_DATA", "data"), "data folder: tambua.db and files/ (env TAMBUA_DATA)")
+	baseURL := fs.String("base-url", env.Getenv("TAMBUA_BASE_URL"), "public {base_url} (env TAMBUA_BASE_URL; default http://ADDR)")
+	filesURL := fs.String("files-url", env.Getenv("TAMBUA_FILES_URL"), "public {files_url} (env TAMBUA_FILES_URL; default BASE_URL/files)")
+	filesTTL := fs.Duration("files-ttl", 24*time.Hour, "lifetime of signed file URLs")
+	workers := fs.Int("workers", 0, "verifications run at once (0: one per core)")
+	docdefsDir := fs.String("docdefs", "", "folder of extra document definitions (YAML)")
+	var pluginPaths, sets repeated
+	fs.Var(&pluginPaths, "plugin", "custom check plugin program (repeatable)")
+	fs.Var(&sets, "set", "check setting as KEY=VALUE (repeatable; models_dir and lists_dir come from TAMBUA_MODELS and TAMBUA_LISTS)")
+	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	tlsCert := fs.String("tls-cert", env.Getenv("TAMBUA_TLS_CERT"), "PEM certificate to serve HTTPS (env TAMBUA_TLS_CERT)")
+	tlsKey := fs.String("tls-key", env.Getenv("TAMBUA_TLS_KEY"), "PEM private key of --tls-cert (env TAMBUA_TLS_KEY)")
+	if err := Parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return Usagef("unexpected argument %q", fs.Arg(0))
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		return Usagef("--log-level: %v", err)
+	}
+	log := slog.New(slog.NewJSONHandler(env.Stderr, &slog.HandlerOptions{Level: level}))
+	if (*tlsCert == "") != (*tlsKey == "") {
+		return Usagef("--tls-cert and --tls-key go together")
+	}
+	if *baseURL == "" {
+		*baseURL = defaultBaseURL(*addr, *tlsCert != "")
+	}
+
+	st, admin, keys, err := openData(ctx, *data)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	fstore, err := files.Open(filepath.Join(*data, "files"))
+	if err != nil {
+		return err
+	}
+	defs, err := definitions(*docdefsDir)
+	if err != nil {
+		return err
+	}
+	settings := checkSettings(env)
+	for _, s := range sets {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || k == "" {
+			return Usagef("--set %q: want KEY=VALUE", s)
+		}
+		settings[k] = v
+	}
+	opts := []idv.Option{idv.WithDefinitions(defs), idv.WithSettings(settings)}
+	for _, p := range pluginPaths {
+		pc, err := plugins.Load(ctx, p, plugins.Options{Stderr: env.Stderr})
+		if err != nil {
+			return &UsageError{Err: err}
+		}
+		opts = append(opts, idv.WithChecks(pc))
+	}
+	engine := idv.New(opts...)
+	defer engine.Close()
+
+	// Claims left pending by a previous run that stopped mid-verification
+	// were never billed: release them so their units and request ids are
+	// free again.
+	if n, err := st.ReleaseClaimsBefore(ctx, time.Now()); err != nil {
+		return err
+	} else if n > 0 {
+		log.Warn("released claims of verifications interrupted by the previous stop", "count", n)
+	}
+	demo, err := admin.EnsureDemo(ctx, demoUnits, defs.Configs(), demoChecks())
+	if err != nil {
+		return fmt.Errorf("creating the demo organisation: %w", err)
+	}
+	srv, err := server.New(server.Config{
+		BaseURL: *baseURL, FilesURL: *filesURL, FileURLTTL: *filesTTL, Workers: *workers, Logger: log,
+	}, st, fstore, engine, defs, keys)
+	if err != nil {
+		return Usagef("%v", err)
+	}
+	if demo != nil {
+		printDemo(env, demo, *baseURL)
+	}
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	hs := srv.HTTPServer(*addr)
+	log.Info("listening", "addr", ln.Addr().String(), "base_url", *baseURL, "checks", strings.Join(idv.Registered(), ","))
+	errc := make(chan error, 1)
+	go func() {
+		if *tlsCert != "" {
+			errc <- hs.ServeTLS(ln, *tlsCert, *tlsKey)
+			return
+		}
+		errc <- hs.Serve(ln)
+	}()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	case <-ctx.Done():
+	}
+	// Let running verifications finish: they are billed and stored.
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	log.Info("shutting down")
+	return hs.Shutdown(sctx)
+}
+
+// defaultBaseURL is the address clients on this machine reach addr at.
+func defaultBaseURL(addr string, tls bool) string {
+	scheme := "http://"
+	if tls {
+		scheme = "https://"
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return scheme + addr
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return scheme + net.JoinHostPort(host, port)
+}
+
+// demoChecks are the checks of the demo workflow: OCR extraction and every
+// other catalog check compiled into this build that needs nothing more
+// than the document and a selfie. Sanctions screening is left out: it
+// needs lists the operator installs (tambua lists update), and without
+// them every demo verification would go to review.
+func demoChecks() []string {
+	have := map[string]bool{}
+	for _, n := range idv.Registered() {
+		have[n] = true
+	}
+	out := []string{idv.CheckOCR}
+	for _, ci := range idv.Catalog {
+		switch ci.Name {
+		case idv.CheckOCR, idv.CheckAddress, idv.CheckCustomWebhook, idv.CheckSanctions:
+			continue
+		}
+		if have[ci.Name] {
+			out = append(out, ci.Name)
+		}
+	}
+	return out
+}
+
+func printDemo(env *Env, d *server.Demo, baseURL string) {
+	w := env.Stdout
+	fmt.Fprintln(w, "First start: created a demo organisation. The client secret is shown this once and stored only as a hash.")
+	fmt.Fprintf(w, "  organisation_id  %d (%d units)\n", d.Organisation.ID, d.Organisation.Balance)
+	fmt.Fprintf(w, "  client_id        %s\n", d.Client.ID)
+	fmt.Fprintf(w, "  client_secret    %s\n", d.Secret)
+	fmt.Fprintf(w, "  work_flow_id     %s (%s)\n", d.Workflow.ID, strings.Join(stepNames(d.Workflow), ", "))
+	fmt.Fprintf(w, "  refresh_token    %s\n", d.Workflow.RefreshToken)
+	fmt.Fprintf(w, "Get a token:  curl -s %s/oauth/token -d grant_type=client_credentials -d client_id=%s -d client_secret=%s\n",
+		baseURL, d.Client.ID, d.Secret)
+}
+
+func stepNames(w server.Workflow) []string {
+	var out []string
+	for _, c := range w.Definition.Checks {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+// openData opens the database of a data folder, creating the folder.
+func openData(ctx context.Context, data string) (*sqlite.DB, *server.Admin, server.Keys, error) {
+	if err := os.MkdirAll(data, 0o750); err != nil {
+		return nil, nil, server.Keys{}, err
+	}
+	st, err := sqlite.Open(ctx, filepath.Join(data, "tambua.db"))
+	if err != nil {
+		return nil, nil, server.Keys{}, err
+	}
+	keys, err := server.LoadKeys(ctx, st)
+	if err != nil {
+		st.Close()
+		return nil, nil, server.Keys{}, err
+	}
+	return st, server.NewAdmin(st, keys), keys, nil
+}

@@ -1,0 +1,264 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/tambua/tambua/idv"
+)
+
+// Admin performs the console's operations on organisations, clients,
+// workflows and units. The admin CLI uses it until the console exists.
+type Admin struct {
+	store  Store
+	tokens tokens
+	// Outbox, when the store implements it, receives workflow events.
+	outbox interface {
+		AddEvents(ctx context.Context, events ...Event) error
+	}
+}
+
+// NewAdmin returns the administration operations over st, signing refresh
+// tokens with keys.
+func NewAdmin(st Store, keys Keys) *Admin {
+	a := &Admin{store: st, tokens: tokens{key: keys.Token, now: time.Now}}
+	if ob, ok := st.(interface {
+		AddEvents(ctx context.Context, events ...Event) error
+	}); ok {
+		a.outbox = ob
+	}
+	return a
+}
+
+// Workflow creation failures, worded as the spec words them.
+var (
+	ErrInvalidClientSecret = errors.New("Invalid client secret")
+	ErrClientNotFound      = errors.New("Client not found")
+	ErrClientInactive      = errors.New("Client inactive")
+	// ErrWorkflowName: the client already has a workflow of that name.
+	ErrWorkflowName = errors.New("a workflow of that name already exists for this client")
+)
+
+// CreateOrganisation adds an organisation.
+func (a *Admin) CreateOrganisation(ctx context.Context, name string) (Organisation, error) {
+	if name == "" || len(name) > 255 {
+		return Organisation{}, idv.Errorf(idv.EInvalid, "organisation name must have 1 to 255 characters")
+	}
+	return a.store.CreateOrganisation(ctx, name)
+}
+
+// CreateClient adds an active client to an organisation and returns it with
+// its secret, which is shown this once and stored only as a hash.
+func (a *Admin) CreateClient(ctx context.Context, orgID int64, name string) (Client, string, error) {
+	if _, err := a.store.Organisation(ctx, orgID); err != nil {
+		return Client{}, "", fmt.Errorf("organisation %d: %w", orgID, err)
+	}
+	secret := NewClientSecret()
+	hash, err := HashSecret(secret)
+	if err != nil {
+		return Client{}, "", err
+	}
+	c := Client{ID: idv.NewRequestID(), OrganisationID: orgID, Name: name, SecretHash: hash, Active: true}
+	if err := a.store.CreateClient(ctx, c); err != nil {
+		return Client{}, "", err
+	}
+	return c, secret, nil
+}
+
+// AddUnits credits (or, negative, debits) an organisation's balance.
+func (a *Admin) AddUnits(ctx context.Context, orgID, n int64) (int64, error) {
+	return a.store.AddUnits(ctx, orgID, n, "admin")
+}
+
+// CreateWorkflow validates the client secret against the client, validates
+// the workflow, generates its refresh token and stores it. The secret is
+// not stored with the workflow. A workflow without a status is Active.
+func (a *Admin) CreateWorkflow(ctx context.Context, clientID, secret string, def idv.Workflow) (Workflow, error) {
+	c, err := a.store.Client(ctx, clientID)
+	if errors.Is(err, ErrNotFound) {
+		return Workflow{}, ErrClientNotFound
+	}
+	if err != nil {
+		return Workflow{}, err
+	}
+	if !CheckSecret(c.SecretHash, secret) {
+		return Workflow{}, ErrInvalidClientSecret
+	}
+	if !c.Active {
+		return Workflow{}, ErrClientInactive
+	}
+	if def.Status == "" {
+		def.Status = idv.WorkflowActive
+	}
+	def.ID = ""
+	if err := def.Validate(); err != nil {
+		return Workflow{}, err
+	}
+	w := Workflow{ID: idv.NewRequestID(), ClientID: c.ID, OrganisationID: c.OrganisationID, Status: def.Status, Definition: def}
+	w.Definition.ID = w.ID
+	if w.RefreshToken, err = a.tokens.workflowRefresh(c.ID, c.OrganisationID, w.ID); err != nil {
+		return Workflow{}, err
+	}
+	if err := a.store.CreateWorkflow(ctx, w); err != nil {
+		if errors.Is(err, ErrConflict) {
+			return Workflow{}, ErrWorkflowName
+		}
+		return Workflow{}, err
+	}
+	a.event(ctx, "workflow.created", w)
+	return a.store.Workflow(ctx, w.ID)
+}
+
+// EditWorkflow replaces the editable parts of a workflow: name,
+// description, optional checks, thresholds, manual review, metadata,
+// webhook and SDK settings. Document types and required checks (OCR
+// extraction and any check marked required) cannot change. The edit takes
+// effect for verifications that start after it.
+func (a *Admin) EditWorkflow(ctx context.Context, id string, def idv.Workflow) (Workflow, error) {
+	w, err := a.store.Workflow(ctx, id)
+	if err != nil {
+		return Workflow{}, err
+	}
+	if !reflect.DeepEqual(def.DocumentTypes, w.Definition.DocumentTypes) {
+		return Workflow{}, idv.Errorf(idv.EInvalid, "document types cannot be changed after creation")
+	}
+	if !reflect.DeepEqual(requiredChecks(def), requiredChecks(w.Definition)) {
+		return Workflow{}, idv.Errorf(idv.EInvalid, "required checks cannot be changed after creation (have %v)", requiredChecks(w.Definition))
+	}
+	def.ID = w.ID
+	def.Status = w.Status
+	if err := def.Validate(); err != nil {
+		return Workflow{}, err
+	}
+	w.Definition = def
+	out, err := a.store.UpdateWorkflow(ctx, w)
+	if errors.Is(err, ErrConflict) {
+		return Workflow{}, ErrWorkflowName
+	}
+	if err == nil {
+		a.event(ctx, "workflow.updated", out)
+	}
+	return out, err
+}
+
+func requiredChecks(w idv.Workflow) []string {
+	var out []string
+	for _, s := range w.Steps() {
+		if s.Required {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// DuplicateWorkflow creates a new workflow pre-filled from an existing one,
+// under a new name, with its own refresh token. The client secret is asked
+// again, as at creation.
+func (a *Admin) DuplicateWorkflow(ctx context.Context, id, secret, name string) (Workflow, error) {
+	w, err := a.store.Workflow(ctx, id)
+	if err != nil {
+		return Workflow{}, err
+	}
+	def := w.Definition
+	def.Name = name
+	def.Status = w.Status
+	return a.CreateWorkflow(ctx, w.ClientID, secret, def)
+}
+
+// SetWorkflowStatus archives or activates a workflow (or puts it in draft).
+// Existing verification data are kept either way.
+func (a *Admin) SetWorkflowStatus(ctx context.Context, id, status string) (Workflow, error) {
+	switch status {
+	case idv.WorkflowActive, idv.WorkflowArchived, idv.WorkflowDraft:
+	default:
+		return Workflow{}, idv.Errorf(idv.EInvalid, "status %q is not active, draft or archived", status)
+	}
+	w, err := a.store.Workflow(ctx, id)
+	if err != nil {
+		return Workflow{}, err
+	}
+	if w.Status == status {
+		return w, nil
+	}
+	w.Status = status
+	w.Definition.Status = status
+	out, err := a.store.UpdateWorkflow(ctx, w)
+	if err == nil {
+		ev := "workflow.deactivated"
+		if status == idv.WorkflowActive {
+			ev = "workflow.activated"
+		}
+		a.event(ctx, ev, out)
+	}
+	return out, err
+}
+
+func (a *Admin) event(ctx context.Context, name string, w Workflow) {
+	if a.outbox == nil {
+		return
+	}
+	data, _ := json.Marshal(map[string]any{"workflow_id": w.ID, "workflow_name": w.Definition.Name, "client_id": w.ClientID, "status": w.Status})
+	// The event is a notification; failing to queue it must not undo the
+	// operation the administrator asked for.
+	_ = a.outbox.AddEvents(ctx, Event{EventID: idv.NewRequestID(), Event: name, OrganisationID: w.OrganisationID, Data: data})
+}
+
+// SDKToken returns the JWT given to the SDK for a workflow, with the claims
+// the spec lists. apiURL is the address of /postdata.
+func (a *Admin) SDKToken(w Workflow, apiURL, config string, ttl time.Duration) (string, error) {
+	now := a.tokens.now()
+	claims := map[string]any{
+		"workflowId":     w.ID,
+		"clientId":       w.ClientID,
+		"organisationId": w.OrganisationID,
+		"apiUrl":         apiURL,
+		"refresh_token":  w.RefreshToken,
+		"config":         config,
+		"iat":            now.Unix(),
+		"exp":            now.Add(ttl).Unix(),
+	}
+	return signMap(a.tokens.key, claims)
+}
+
+// Demo is what EnsureDemo created.
+type Demo struct {
+	Organisation Organisation
+	Client       Client
+	Secret       string
+	Workflow     Workflow
+}
+
+// EnsureDemo creates, when the store holds no organisation yet, a demo
+// organisation with units, a client and an active workflow over the given
+// document types and checks. It returns nil when the store was not empty.
+func (a *Admin) EnsureDemo(ctx context.Context, units int64, docTypes, checks []string) (*Demo, error) {
+	n, err := a.store.CountOrganisations(ctx)
+	if err != nil || n > 0 {
+		return nil, err
+	}
+	org, err := a.CreateOrganisation(ctx, "Demo organisation")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := a.AddUnits(ctx, org.ID, units); err != nil {
+		return nil, err
+	}
+	c, secret, err := a.CreateClient(ctx, org.ID, "demo")
+	if err != nil {
+		return nil, err
+	}
+	def := idv.Workflow{Name: "Demo workflow", Description: "Created on first start", DocumentTypes: docTypes}
+	for _, ch := range checks {
+		def.Checks = append(def.Checks, idv.CheckSpec{Name: ch, Required: ch == idv.CheckOCR})
+	}
+	w, err := a.CreateWorkflow(ctx, c.ID, secret, def)
+	if err != nil {
+		return nil, err
+	}
+	org, err = a.store.Organisation(ctx, org.ID)
+	return &Demo{Organisation: org, Client: c, Secret: secret, Workflow: w}, err
+}

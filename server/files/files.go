@@ -1,0 +1,138 @@
+// Package files is the local image store of the reference server: one file
+// per key under a root folder, written atomically.
+package files
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tambua/tambua/server"
+)
+
+// ErrBadKey is returned for a key that is not a clean relative path of
+// safe characters.
+var ErrBadKey = errors.New("files: invalid key")
+
+// Dir stores files under a folder.
+type Dir struct {
+	root string
+}
+
+var _ server.FileStore = (*Dir)(nil)
+
+// Open returns a store rooted at dir, creating it.
+func Open(dir string) (*Dir, error) {
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return nil, fmt.Errorf("files: %w", err)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Dir{root: abs}, nil
+}
+
+// ValidKey reports whether key is safe to use as a path: segments of
+// [A-Za-z0-9_.-] separated by '/', none empty, none starting with a dot.
+func ValidKey(key string) bool {
+	if key == "" || len(key) > 512 {
+		return false
+	}
+	for _, seg := range strings.Split(key, "/") {
+		if seg == "" || seg[0] == '.' || len(seg) > 128 {
+			return false
+		}
+		for _, r := range seg {
+			ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.'
+			if !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (d *Dir) path(key string) (string, error) {
+	if !ValidKey(key) {
+		return "", fmt.Errorf("%w: %q", ErrBadKey, key)
+	}
+	return filepath.Join(d.root, filepath.FromSlash(key)), nil
+}
+
+// Put writes data under key through a temporary file and a rename, so a
+// reader never sees half a file.
+func (d *Dir) Put(ctx context.Context, key string, data []byte) error {
+	p, err := d.path(key)
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o750); err != nil {
+		return fmt.Errorf("files: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".put-*")
+	if err != nil {
+		return fmt.Errorf("files: %w", err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("files: write %s: %w", key, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("files: write %s: %w", key, err)
+	}
+	if err := os.Rename(tmp.Name(), p); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("files: %w", err)
+	}
+	return nil
+}
+
+// Open opens the file under key; server.ErrNotFound when there is none.
+func (d *Dir) Open(ctx context.Context, key string) (io.ReadSeekCloser, time.Time, error) {
+	p, err := d.path(key)
+	if err != nil {
+		return nil, time.Time{}, server.ErrNotFound
+	}
+	f, err := os.Open(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, time.Time{}, server.ErrNotFound
+	}
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("files: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, time.Time{}, server.ErrNotFound
+	}
+	return f, st.ModTime(), nil
+}
+
+// Delete removes the file under key and the folders it leaves empty.
+func (d *Dir) Delete(ctx context.Context, key string) error {
+	p, err := d.path(key)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("files: %w", err)
+	}
+	// Remove fails on a folder that is not empty, which is what we want.
+	for dir := filepath.Dir(p); dir != d.root && strings.HasPrefix(dir, d.root); dir = filepath.Dir(dir) {
+		if os.Remove(dir) != nil {
+			break
+		}
+	}
+	return nil
+}

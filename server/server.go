@@ -1,0 +1,309 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/tambua/tambua/docs"
+	"github.com/tambua/tambua/idv"
+)
+
+// Limits are the documented input limits (docs/server.md).
+type Limits struct {
+	// FileBytes is the largest accepted file part or decoded image.
+	FileBytes int64
+	// RequestBytes is the largest accepted request body.
+	RequestBytes int64
+	// MessageBytes is the largest /upload message part.
+	MessageBytes int64
+	// Pixels is the largest accepted width times height of one image.
+	Pixels int64
+	// FileParts is the most file parts one /upload may carry.
+	FileParts int
+	// TokenRate and TokenBurst limit token requests per client (per
+	// second, and the burst allowed above that rate).
+	TokenRate  float64
+	TokenBurst int
+}
+
+// DefaultLimits are the limits of a server built without explicit ones.
+var DefaultLimits = Limits{
+	FileBytes:    10 << 20,
+	RequestBytes: 32 << 20,
+	MessageBytes: 64 << 10,
+	Pixels:       40_000_000,
+	FileParts:    8,
+	TokenRate:    1,
+	TokenBurst:   20,
+}
+
+// Config configures a Server.
+type Config struct {
+	// BaseURL is {base_url}: the public address of the REST interface.
+	BaseURL string
+	// FilesURL is {files_url}: the public address stored images are served
+	// from (BaseURL + "/files" when empty). Its path must end in /files,
+	// where this server serves them, or a proxy must map it there.
+	FilesURL string
+	// FileURLTTL is how long a signed file URL stays valid (24 h default).
+	FileURLTTL time.Duration
+	// Workers is the number of verifications run at once (the number of
+	// cores when zero).
+	Workers int
+	// QueueTimeout bounds how long a request waits for a free worker
+	// before it is answered with code 230 (60 s default: with a typical
+	// 15 to 30 s run, inside the client's 120 s).
+	QueueTimeout time.Duration
+	// RunTimeout bounds one verification's checks (90 s default); a check
+	// still running then is cancelled and counts as could-not-run.
+	RunTimeout time.Duration
+	Limits     Limits
+	Logger     *slog.Logger
+	// Now is the clock (tests).
+	Now func() time.Time
+}
+
+// Server serves the REST interface.
+type Server struct {
+	cfg         Config
+	store       Store
+	files       FileStore
+	engine      *idv.Engine
+	defs        idv.Definitions
+	keys        Keys
+	tokens      tokens
+	log         *slog.Logger
+	mux         *http.ServeMux
+	routes      []Route
+	metrics     *metrics
+	workers     chan struct{}
+	limiter     *limiter
+	ipLimiter   *limiter
+	hashing     chan struct{}
+	filesPrefix string
+
+	prepMu   sync.Mutex
+	prepared map[string]preparedEntry
+}
+
+type preparedEntry struct {
+	version int64
+	p       *idv.Prepared
+}
+
+// Route is one registered method and path, as the OpenAPI document lists it.
+type Route struct {
+	Method string
+	Path   string
+}
+
+// New returns a server. defs are the document definitions the engine was
+// built with (the server checks config values against them).
+func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Definitions, keys Keys) (*Server, error) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = runtime.NumCPU()
+	}
+	if cfg.QueueTimeout <= 0 {
+		cfg.QueueTimeout = 60 * time.Second
+	}
+	if cfg.RunTimeout <= 0 {
+		cfg.RunTimeout = 90 * time.Second
+	}
+	if cfg.FileURLTTL <= 0 {
+		cfg.FileURLTTL = 24 * time.Hour
+	}
+	if cfg.Limits == (Limits{}) {
+		cfg.Limits = DefaultLimits
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if _, err := url.ParseRequestURI(cfg.BaseURL); err != nil || cfg.BaseURL == "" {
+		return nil, fmt.Errorf("server: base URL %q is not an absolute URL", cfg.BaseURL)
+	}
+	if cfg.FilesURL == "" {
+		cfg.FilesURL = cfg.BaseURL + "/files"
+	}
+	cfg.FilesURL = strings.TrimRight(cfg.FilesURL, "/")
+	if _, err := url.ParseRequestURI(cfg.FilesURL); err != nil {
+		return nil, fmt.Errorf("server: files URL %q is not an absolute URL", cfg.FilesURL)
+	}
+	if len(keys.Token) < 32 || len(keys.Files) < 32 {
+		return nil, errors.New("server: signing keys must have at least 32 bytes")
+	}
+	s := &Server{
+		cfg: cfg, store: st, files: fs, engine: engine, defs: defs, keys: keys,
+		tokens:    tokens{key: keys.Token, now: cfg.Now},
+		log:       cfg.Logger,
+		mux:       http.NewServeMux(),
+		metrics:   newMetrics(),
+		workers:   make(chan struct{}, cfg.Workers),
+		limiter:   newLimiter(cfg.Limits.TokenRate, cfg.Limits.TokenBurst, cfg.Now),
+		ipLimiter: newLimiter(cfg.Limits.TokenRate*ipFactor, cfg.Limits.TokenBurst*ipFactor, cfg.Now),
+		hashing:   make(chan struct{}, 2*runtime.NumCPU()),
+		prepared:  map[string]preparedEntry{},
+	}
+	s.handle("POST /oauth/token", "oauth_token", s.handleOAuthToken)
+	s.handle("POST /postdata", "postdata", s.handlePostdata)
+	s.handle("POST /upload", "upload", s.handleUpload)
+	s.handle("POST /v1/verify", "v1_verify", s.handleVerify)
+	s.handle("GET /files/{exp}/{sig}/{key...}", "files", s.handleFile)
+	s.handle("GET /healthz", "healthz", s.handleHealth)
+	s.handle("GET /metrics", "metrics", s.metrics.handler().ServeHTTP)
+	s.handle("GET /openapi.yaml", "openapi", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/yaml")
+		_, _ = w.Write(docs.OpenAPI)
+	})
+	s.mux.Handle("/", s.instrument("not_found", func(w http.ResponseWriter, r *http.Request) {
+		writeAPIError(w, apiErr(CodeNotFound, "no such path"), requestIDFrom(r.Context()))
+	}))
+	return s, nil
+}
+
+// Routes lists the registered routes.
+func (s *Server) Routes() []Route { return append([]Route(nil), s.routes...) }
+
+// Metrics is the server's Prometheus registry, to which callers may add.
+func (s *Server) Metrics() *prometheus.Registry { return s.metrics.reg }
+
+func (s *Server) handle(pattern, name string, h http.HandlerFunc) {
+	method, path, _ := strings.Cut(pattern, " ")
+	s.routes = append(s.routes, Route{Method: method, Path: path})
+	s.mux.Handle(pattern, s.instrument(name, h))
+	if method == http.MethodGet {
+		return
+	}
+	// Any other method on a known path gets the error shape, not the
+	// mux's plain text.
+	s.mux.Handle(path, s.instrument(name, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", method)
+		writeAPIError(w, apiErr(CodeNotAllowed, "use %s %s", method, path), requestIDFrom(r.Context()))
+	}))
+}
+
+// ServeHTTP serves a request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// HTTPServer returns an http.Server for addr with timeouts that let a
+// verification run its full course: the spec asks clients to wait 120 s.
+func (s *Server) HTTPServer(addr string) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       120 * time.Second,
+		WriteTimeout:      180 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.store.Ping(ctx); err != nil {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": "database"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "workers": cap(s.workers), "busy": len(s.workers)})
+}
+
+type ctxKey int
+
+const requestIDKey ctxKey = 0
+
+func requestIDFrom(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey).(string)
+	return id
+}
+
+// statusWriter remembers the status written.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
+}
+
+// instrument adds a request id, a JSON access log line and metrics. The
+// log names the path, status and duration: never headers, bodies or
+// query strings, where tokens, secrets and signatures travel.
+func (s *Server) instrument(name string, h http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rid := sanitizeRequestID(r.Header.Get("X-Request-Id"))
+		if rid == "" {
+			rid = idv.NewRequestID()
+		}
+		w.Header().Set("X-Request-Id", rid)
+		ctx := context.WithValue(r.Context(), requestIDKey, rid)
+		sw := &statusWriter{ResponseWriter: w}
+		s.metrics.inflight.WithLabelValues(name).Inc()
+		defer s.metrics.inflight.WithLabelValues(name).Dec()
+		h(sw, r.WithContext(ctx))
+		if sw.status == 0 {
+			sw.status = http.StatusOK
+		}
+		d := time.Since(start)
+		s.metrics.requests.WithLabelValues(name, fmt.Sprint(sw.status)).Inc()
+		s.metrics.latency.WithLabelValues(name).Observe(d.Seconds())
+		path := r.URL.Path
+		switch {
+		case name == "files":
+			path = "/files/..." // the path carries a signature
+		case name == "not_found":
+			path = "(unknown)" // free text from the caller
+		}
+		s.log.LogAttrs(ctx, slog.LevelInfo, "request",
+			slog.String("request_id", rid), slog.String("method", r.Method), slog.String("path", path),
+			slog.Int("status", sw.status), slog.Int64("bytes", sw.bytes), slog.Duration("duration", d))
+	})
+}
+
+// sanitizeRequestID keeps a caller's X-Request-Id only when it is a short
+// token of safe characters, so it cannot forge log lines.
+func sanitizeRequestID(s string) string {
+	if len(s) == 0 || len(s) > 128 {
+		return ""
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return ""
+		}
+	}
+	return s
+}
+
+func signMap(key []byte, claims map[string]any) (string, error) {
+	return jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims(claims)).SignedString(key)
+}

@@ -1,0 +1,163 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/tambua/tambua/idv"
+)
+
+// Organisation owns API clients and a units balance.
+type Organisation struct {
+	ID   int64
+	Name string
+	// Balance is the units left.
+	Balance int64
+	// LowBalanceThreshold: a debit that takes the balance from at or above
+	// it to below it records a units.low_balance event.
+	LowBalanceThreshold int64
+	CreatedAt           time.Time
+}
+
+// Client is an API client. SecretHash is the PHC-encoded argon2id hash of
+// the client secret; the secret itself is never stored.
+type Client struct {
+	ID             string
+	OrganisationID int64
+	Name           string
+	SecretHash     string
+	Active         bool
+	CreatedAt      time.Time
+}
+
+// Workflow is a stored workflow: the idv definition plus what the server
+// keeps around it.
+type Workflow struct {
+	ID             string
+	ClientID       string
+	OrganisationID int64
+	// Status is one of idv.WorkflowActive, idv.WorkflowDraft, idv.WorkflowArchived.
+	Status       string
+	RefreshToken string
+	// Version increases on every edit, so that prepared workflows cached
+	// by the server are rebuilt.
+	Version    int64
+	Definition idv.Workflow
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+// Claim reserves the right to run one verification: a pending row keyed by
+// (client, request id) whose cost counts against the organisation's
+// balance until it is completed or released.
+type Claim struct {
+	ID             string // the idv_unique_id the verification will carry
+	ClientID       string
+	OrganisationID int64
+	WorkflowID     string
+	RequestID      string
+	Units          int64
+}
+
+// Verification is a completed, stored verification.
+type Verification struct {
+	ID             string
+	ClientID       string
+	OrganisationID int64
+	WorkflowID     string
+	RequestID      string
+	Units          int64
+	Decision       string
+	// Result is the response body as it was first returned.
+	Result json.RawMessage
+	// Files maps each file URL embedded in Result to its storage key, so a
+	// replay can mint fresh signed URLs.
+	Files       map[string]string
+	CreatedAt   time.Time
+	CompletedAt time.Time
+}
+
+// Event is an outbox row: an event to deliver to webhooks later.
+type Event struct {
+	Seq            int64
+	EventID        string
+	Event          string
+	OrganisationID int64
+	Data           json.RawMessage
+	CreatedAt      time.Time
+	DeliveredAt    *time.Time
+}
+
+// Store errors.
+var (
+	ErrNotFound          = errors.New("server: not found")
+	ErrConflict          = errors.New("server: already exists")
+	ErrInsufficientUnits = errors.New("server: insufficient units")
+	// ErrPending: another request with the same request id is running.
+	ErrPending = errors.New("server: verification in progress")
+)
+
+// Store is the persistence the server needs. server/sqlite implements it.
+type Store interface {
+	CreateOrganisation(ctx context.Context, name string) (Organisation, error)
+	Organisation(ctx context.Context, id int64) (Organisation, error)
+	CountOrganisations(ctx context.Context) (int64, error)
+	// AddUnits changes the balance by n (which may be negative, never below
+	// zero) and returns the new balance.
+	AddUnits(ctx context.Context, orgID, n int64, reason string) (int64, error)
+
+	CreateClient(ctx context.Context, c Client) error
+	Client(ctx context.Context, id string) (Client, error)
+	SetClientActive(ctx context.Context, id string, active bool) error
+
+	// CreateWorkflow stores w; ErrConflict when the client already has a
+	// workflow of that name.
+	CreateWorkflow(ctx context.Context, w Workflow) error
+	Workflow(ctx context.Context, id string) (Workflow, error)
+	// UpdateWorkflow replaces the definition and status and bumps Version.
+	UpdateWorkflow(ctx context.Context, w Workflow) (Workflow, error)
+	ListWorkflows(ctx context.Context, clientID string) ([]Workflow, error)
+
+	// Verification returns the stored verification of (client, request id):
+	// ErrNotFound when there is none, ErrPending while one is running.
+	Verification(ctx context.Context, clientID, requestID string) (Verification, error)
+	// ClaimVerification reserves units for c in one transaction: it returns
+	// ErrInsufficientUnits when the balance less the units held by pending
+	// claims is below c.Units, and ErrConflict when (client, request id)
+	// already exists (pending or done). events (verification.started) are
+	// written to the outbox in the same transaction.
+	ClaimVerification(ctx context.Context, c Claim, events ...Event) error
+	// ReleaseClaim drops a pending claim whose verification did not complete.
+	ReleaseClaim(ctx context.Context, id string) error
+	// ReleaseClaimsBefore drops the pending claims taken before t: at start,
+	// those of a process that stopped mid-verification, which would
+	// otherwise hold units and block their request id for ever.
+	ReleaseClaimsBefore(ctx context.Context, t time.Time) (int64, error)
+	// CompleteVerification stores the result, debits the claimed units and
+	// writes the outbox events in one transaction. events is called inside
+	// the transaction with the organisation as it was before the debit and
+	// the balance after it, so balance events see exact figures.
+	CompleteVerification(ctx context.Context, v Verification, events func(before Organisation, after int64) []Event) (balance int64, err error)
+	// UnitsUsedSince sums the units debited for an organisation since t.
+	UnitsUsedSince(ctx context.Context, orgID int64, t time.Time) (int64, error)
+
+	Events(ctx context.Context, afterSeq int64, limit int) ([]Event, error)
+
+	// Setting returns a server setting (signing keys), creating it with
+	// create() on first use, atomically.
+	Setting(ctx context.Context, name string, create func() ([]byte, error)) ([]byte, error)
+
+	Ping(ctx context.Context) error
+	Close() error
+}
+
+// FileStore keeps stored images. server/files implements it on a folder.
+type FileStore interface {
+	Put(ctx context.Context, key string, data []byte) error
+	Open(ctx context.Context, key string) (io.ReadSeekCloser, time.Time, error)
+	// Delete removes a file; a missing one is not an error.
+	Delete(ctx context.Context, key string) error
+}
