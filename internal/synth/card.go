@@ -477,6 +477,7 @@ type sideInput struct {
 	hueShift float64     // hologram colour at this viewing angle
 	edits    sideEdits
 	sigSeed  uint64
+	wear     Wear
 }
 
 // renderSide draws one side of a document for an identity. The result is
@@ -568,6 +569,7 @@ func (r *renderer) renderSide(d *idv.DocumentDefinition, side string, in sideInp
 			hologram(c, x, y, zw, zh, in.hueShift, 0.38, newRNG(hashString(d.Config), 5))
 		}
 	}
+	applyWear(c, in.wear)
 	laminate(c, st.laminateFx, g)
 	// the card's edge catches the light
 	rad := st.radiusMM * pxPerMM

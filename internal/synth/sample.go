@@ -137,9 +137,11 @@ type Truth struct {
 	Barcode          *BarcodeTruth     `json:"barcode"`
 	Person           PersonTruth       `json:"person"`
 	SelfieSamePerson bool              `json:"selfie_same_person"`
-	Attack           *string           `json:"attack"`
-	AttackDetail     map[string]any    `json:"attack_detail,omitempty"`
-	Capture          CaptureTruth      `json:"capture"`
+	// Wear is the document's scratches, smudges and fading.
+	Wear         Wear           `json:"wear"`
+	Attack       *string        `json:"attack"`
+	AttackDetail map[string]any `json:"attack_detail,omitempty"`
+	Capture      CaptureTruth   `json:"capture"`
 }
 
 // SampleSeed is the seed of sample index of a run seeded with seed.
@@ -247,7 +249,8 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 	backCap := drawCapture(cg, gen.opts.Difficulty, fw, fh)
 	pose := cardPortrait(root.fork("pose"), cardFace)
 	sigSeed := root.fork("signature").r.Uint64()
-	in := sideInput{id: id, face: cardFace, pose: pose, ghost: cardFace, hueShift: frontCap.HologramHueShift, edits: edits, sigSeed: sigSeed}
+	wear := drawWear(root.fork("wear"), gen.opts.Difficulty)
+	in := sideInput{id: id, face: cardFace, pose: pose, ghost: cardFace, hueShift: frontCap.HologramHueShift, edits: edits, sigSeed: sigSeed, wear: wear}
 	frontImg, err := r.renderSide(d, "front", in)
 	if err != nil {
 		return nil, err
@@ -268,7 +271,7 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 		Config: d.Config, Index: index, Seed: seed, Difficulty: string(gen.opts.Difficulty), Country: d.Country,
 		DisplayName: d.DisplayName, BackSide: backSide,
 		FieldSchema: append([]string(nil), d.FieldSchema...), Combined: map[string]string{}, Printed: map[string]string{},
-		MRZLines: []string{}, Person: person,
+		MRZLines: []string{}, Person: person, Wear: wear,
 		SelfieSamePerson: person.SelfiePerson == person.CardPerson,
 	}
 	for _, name := range d.FieldSchema {
