@@ -61,15 +61,12 @@ type labelLayout struct {
 // shares: background, security print, captions, titles. It is drawn once
 // per definition and side and copied for each sample.
 type staticSide struct {
-	img    *image.RGBA
-	tint   rgb // average background colour, for patches and photocopies
-	labels map[string]labelLayout
+	img  *image.RGBA
+	tint rgb // the background's main colour, for patches
 }
 
 type renderer struct {
 	fonts *fonts
-	mu    sync.Mutex
-	cache map[string]*staticSide
 }
 
 var sharedStatic = struct {
@@ -439,7 +436,7 @@ func (r *renderer) drawStatic(d *idv.DocumentDefinition, side string) *staticSid
 		p.rect(x-6, y-4, zw+12, zh+8)
 		c.fill(&p, cols[0].mix(rgb{250, 250, 250}, 0.4), 0.55)
 	}
-	return &staticSide{img: c.img, tint: cols[0], labels: labels}
+	return &staticSide{img: c.img, tint: cols[0]}
 }
 
 func flagPalette(f []rgb) []rgb {

@@ -23,8 +23,6 @@ const (
 	fontLibSansBold  = "/usr/share/fonts/truetype/liberation2/LiberationSans-Bold.ttf"
 	fontLibSerif     = "/usr/share/fonts/truetype/liberation2/LiberationSerif-Regular.ttf"
 	fontLibSerifBold = "/usr/share/fonts/truetype/liberation2/LiberationSerif-Bold.ttf"
-	fontSerifBold    = "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf"
-	fontMono         = "/usr/share/fonts/truetype/liberation2/LiberationMono-Regular.ttf"
 	fontOCRB         = "/usr/share/fonts/opentype/ocr-b/OCRB.otf"
 	// fontOCRBS has the same design; x/image's CFF reader cannot read the
 	// flex hints OCRB.otf uses in '<' and '8', so those come from here.
@@ -70,7 +68,7 @@ type fonts struct {
 func newFonts() (*fonts, error) {
 	fs := &fonts{byPath: map[string]*sfnt.Font{}}
 	for _, p := range []string{fontSans, fontSansBold, fontLibSans, fontLibSansBold,
-		fontLibSerif, fontLibSerifBold, fontSerifBold, fontMono, fontOCRB, fontOCRBS} {
+		fontLibSerif, fontLibSerifBold, fontOCRB, fontOCRBS} {
 		f, err := loadFont(p)
 		if err != nil {
 			return nil, err
