@@ -16,22 +16,12 @@ import (
 type Admin struct {
 	store  Store
 	tokens tokens
-	// Outbox, when the store implements it, receives workflow events.
-	outbox interface {
-		AddEvents(ctx context.Context, events ...Event) error
-	}
 }
 
 // NewAdmin returns the administration operations over st, signing refresh
 // tokens with keys.
 func NewAdmin(st Store, keys Keys) *Admin {
-	a := &Admin{store: st, tokens: tokens{key: keys.Token, now: time.Now}}
-	if ob, ok := st.(interface {
-		AddEvents(ctx context.Context, events ...Event) error
-	}); ok {
-		a.outbox = ob
-	}
-	return a
+	return &Admin{store: st, tokens: tokens{key: keys.Token, now: time.Now}}
 }
 
 // Workflow creation failures, worded as the spec words them.
@@ -103,13 +93,12 @@ func (a *Admin) CreateWorkflow(ctx context.Context, clientID, secret string, def
 	if w.RefreshToken, err = a.tokens.workflowRefresh(c.ID, c.OrganisationID, w.ID); err != nil {
 		return Workflow{}, err
 	}
-	if err := a.store.CreateWorkflow(ctx, w); err != nil {
+	if err := a.store.CreateWorkflow(ctx, w, workflowEvent("workflow.created", w)); err != nil {
 		if errors.Is(err, ErrConflict) {
 			return Workflow{}, ErrWorkflowName
 		}
 		return Workflow{}, err
 	}
-	a.event(ctx, "workflow.created", w)
 	return a.store.Workflow(ctx, w.ID)
 }
 
@@ -135,12 +124,9 @@ func (a *Admin) EditWorkflow(ctx context.Context, id string, def idv.Workflow) (
 		return Workflow{}, err
 	}
 	w.Definition = def
-	out, err := a.store.UpdateWorkflow(ctx, w)
+	out, err := a.store.UpdateWorkflow(ctx, w, workflowEvent("workflow.updated", w))
 	if errors.Is(err, ErrConflict) {
 		return Workflow{}, ErrWorkflowName
-	}
-	if err == nil {
-		a.event(ctx, "workflow.updated", out)
 	}
 	return out, err
 }
@@ -186,25 +172,19 @@ func (a *Admin) SetWorkflowStatus(ctx context.Context, id, status string) (Workf
 	}
 	w.Status = status
 	w.Definition.Status = status
-	out, err := a.store.UpdateWorkflow(ctx, w)
-	if err == nil {
-		ev := "workflow.deactivated"
-		if status == idv.WorkflowActive {
-			ev = "workflow.activated"
-		}
-		a.event(ctx, ev, out)
+	// Draft is neither: it hides the workflow like an archive does.
+	ev := "workflow.deactivated"
+	if status == idv.WorkflowActive {
+		ev = "workflow.activated"
 	}
-	return out, err
+	return a.store.UpdateWorkflow(ctx, w, workflowEvent(ev, w))
 }
 
-func (a *Admin) event(ctx context.Context, name string, w Workflow) {
-	if a.outbox == nil {
-		return
-	}
+// workflowEvent is a workflow event, written by the store in the
+// transaction of the change.
+func workflowEvent(name string, w Workflow) Event {
 	data, _ := json.Marshal(map[string]any{"workflow_id": w.ID, "workflow_name": w.Definition.Name, "client_id": w.ClientID, "status": w.Status})
-	// The event is a notification; failing to queue it must not undo the
-	// operation the administrator asked for.
-	_ = a.outbox.AddEvents(ctx, Event{EventID: idv.NewRequestID(), Event: name, OrganisationID: w.OrganisationID, Data: data})
+	return Event{EventID: idv.NewRequestID(), Event: name, OrganisationID: w.OrganisationID, Data: data}
 }
 
 // SDKToken returns the JWT given to the SDK for a workflow, with the claims

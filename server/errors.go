@@ -73,9 +73,11 @@ func apiErr(code int, format string, args ...any) *APIError {
 
 // errorBody is the error object.
 type errorBody struct {
-	Code      int    `json:"v_field39"`
-	Message   string `json:"v_field48"`
-	RequestID string `json:"request_id,omitempty"`
+	Code    int    `json:"v_field39"`
+	Message string `json:"v_field48"`
+	// TraceID is the call's X-Request-Id (request_id in the logs), not
+	// the message's request_id.
+	TraceID string `json:"trace_id,omitempty"`
 }
 
 func writeAPIError(w http.ResponseWriter, e *APIError, requestID string) {
@@ -85,7 +87,7 @@ func writeAPIError(w http.ResponseWriter, e *APIError, requestID string) {
 	if e.Code == CodeUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="tambua"`)
 	}
-	writeJSON(w, HTTPStatus(e.Code), errorBody{Code: e.Code, Message: e.Message, RequestID: requestID})
+	writeJSON(w, HTTPStatus(e.Code), errorBody{Code: e.Code, Message: e.Message, TraceID: requestID})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

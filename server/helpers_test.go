@@ -194,6 +194,8 @@ type env struct {
 	// configure and extra adjust the server config and add checks.
 	configure func(*server.Config)
 	extra     []idv.Check
+	// wrapFiles, when set, wraps the file store (fault injection).
+	wrapFiles func(server.FileStore) server.FileStore
 
 	db     *sqlite.DB
 	srv    *server.Server
@@ -279,7 +281,11 @@ func (e *env) start() {
 	if e.configure != nil {
 		e.configure(&cfg)
 	}
-	srv, err := server.New(cfg, db, fs, e.engine, defs, keys)
+	var store server.FileStore = fs
+	if e.wrapFiles != nil {
+		store = e.wrapFiles(fs)
+	}
+	srv, err := server.New(cfg, db, store, e.engine, defs, keys)
 	must(t, err)
 	h = srv
 	e.db, e.srv, e.ts, e.http = db, srv, ts, ts.Client()

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -235,7 +236,9 @@ func dataURL(b []byte) string {
 }
 
 func TestSubmitVerificationAndV1Verify(t *testing.T) {
-	e := newEnv(t)
+	lim := server.DefaultLimits
+	lim.RequestBytes = 2 << 20 // a small limit keeps the deflate bomb cheap
+	e := newEnv(t, lim)
 	front, back := captures(t)
 	tok := e.token()
 	direct := func(extra map[string]any) map[string]any {
@@ -273,7 +276,7 @@ func TestSubmitVerificationAndV1Verify(t *testing.T) {
 		var b bytes.Buffer
 		w, _ := flate.NewWriter(&b, 9)
 		_, _ = w.Write([]byte(`{"a":"`))
-		_, _ = w.Write(make([]byte, 40<<20))
+		_, _ = w.Write(make([]byte, 3<<20))
 		_ = w.Close()
 		return base64.StdEncoding.EncodeToString(b.Bytes())
 	}()
@@ -372,4 +375,39 @@ func TestLogsKeepSecrets(t *testing.T) {
 	}
 	assert.True(t, sawTrace)
 	assert.Contains(t, logs, `"msg":"verification"`)
+}
+
+func TestCORSForTheWebSDK(t *testing.T) {
+	e := newEnvWith(t, func(c *server.Config) { c.CORSOrigins = []string{"https://app.example.com"} })
+	preflight := func(path, origin string) response {
+		req, _ := http.NewRequest(http.MethodOptions, e.ts.URL+path, nil)
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Access-Control-Request-Method", "POST")
+		req.Header.Set("Access-Control-Request-Headers", "authorization, content-type")
+		return e.do(req)
+	}
+	r := preflight("/postdata", "https://app.example.com")
+	assert.Equal(t, 204, r.status)
+	assert.Equal(t, "https://app.example.com", r.header.Get("Access-Control-Allow-Origin"))
+	assert.Contains(t, r.header.Get("Access-Control-Allow-Headers"), "Authorization")
+	assert.Empty(t, r.header.Get("Access-Control-Allow-Credentials"))
+
+	r = preflight("/postdata", "https://evil.example.com")
+	assert.Empty(t, r.header.Get("Access-Control-Allow-Origin"))
+	r = preflight("/oauth/token", "https://app.example.com")
+	assert.Empty(t, r.header.Get("Access-Control-Allow-Origin"), "no secrets from browsers")
+
+	req, _ := http.NewRequest(http.MethodPost, e.ts.URL+"/postdata", strings.NewReader(`{"rpcQueue":"x"}`))
+	req.Header.Set("Origin", "https://app.example.com")
+	r = e.do(req)
+	assert.Equal(t, 101, r.code())
+	assert.Equal(t, "https://app.example.com", r.header.Get("Access-Control-Allow-Origin"))
+	assert.Contains(t, r.header.Get("Access-Control-Expose-Headers"), "X-Request-Id")
+
+	plain := newEnv(t)
+	req, _ = http.NewRequest(http.MethodOptions, plain.ts.URL+"/postdata", nil)
+	req.Header.Set("Origin", "https://app.example.com")
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	r = plain.do(req)
+	assert.Empty(t, r.header.Get("Access-Control-Allow-Origin"), "no CORS unless configured")
 }

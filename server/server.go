@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/tambua/tambua/docs"
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/server/webhook"
 )
 
 // Limits are the documented input limits (docs/server.md).
@@ -71,6 +72,14 @@ type Config struct {
 	Logger     *slog.Logger
 	// Now is the clock (tests).
 	Now func() time.Time
+	// CORSOrigins are the browser origins (https://app.example.com, or *)
+	// allowed to call /postdata, /upload and /v1/verify, for the web SDK.
+	// Empty: no CORS headers, so browsers on other origins are refused.
+	CORSOrigins []string
+	// Webhooks serves the webhook API (docs/webhooks.md). When nil and the
+	// store keeps webhooks, a service that may not call private addresses
+	// and presents no client certificate is used.
+	Webhooks *webhook.Service
 }
 
 // Server serves the REST interface.
@@ -168,6 +177,11 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 		w.Header().Set("Content-Type", "application/yaml")
 		_, _ = w.Write(docs.OpenAPI)
 	})
+	if cfg.Webhooks != nil {
+		s.mountWebhooks(cfg.Webhooks)
+	} else if ws, ok := st.(webhook.Store); ok {
+		s.mountWebhooks(webhook.NewService(ws, webhook.NewSender(nil, &webhook.Guard{})))
+	}
 	s.mux.Handle("/", s.instrument("not_found", func(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, apiErr(CodeNotFound, "no such path"), requestIDFrom(r.Context()))
 	}))
@@ -196,7 +210,49 @@ func (s *Server) handle(pattern, name string, h http.HandlerFunc) {
 }
 
 // ServeHTTP serves a request.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.cors(w, r) {
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// corsPaths are the endpoints a browser SDK calls. The token endpoint is
+// not among them: a client secret must never be in a browser.
+var corsPaths = map[string]bool{"/postdata": true, "/upload": true, "/v1/verify": true}
+
+// cors adds the CORS headers for an allowed origin and answers preflight
+// requests; it reports whether the request has been answered. Tokens travel
+// in the Authorization header, never in cookies, so credentials are not
+// allowed.
+func (s *Server) cors(w http.ResponseWriter, r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" || len(s.cfg.CORSOrigins) == 0 || !corsPaths[r.URL.Path] {
+		return false
+	}
+	allowed := false
+	for _, o := range s.cfg.CORSOrigins {
+		if o == "*" || strings.EqualFold(o, origin) {
+			allowed = true
+			break
+		}
+	}
+	h := w.Header()
+	h.Add("Vary", "Origin")
+	if !allowed {
+		return false
+	}
+	h.Set("Access-Control-Allow-Origin", origin)
+	h.Set("Access-Control-Expose-Headers", "X-Request-Id, Retry-After, WWW-Authenticate")
+	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
+		return false
+	}
+	h.Set("Access-Control-Allow-Methods", "POST")
+	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Request-Id")
+	h.Set("Access-Control-Max-Age", "600")
+	w.WriteHeader(http.StatusNoContent)
+	return true
+}
 
 // HTTPServer returns an http.Server for addr with timeouts that let a
 // verification run its full course: the spec asks clients to wait 120 s.

@@ -115,10 +115,14 @@ type Store interface {
 
 	// CreateWorkflow stores w; ErrConflict when the client already has a
 	// workflow of that name.
-	CreateWorkflow(ctx context.Context, w Workflow) error
+	// events (workflow.created) are written to the outbox in the same
+	// transaction.
+	CreateWorkflow(ctx context.Context, w Workflow, events ...Event) error
 	Workflow(ctx context.Context, id string) (Workflow, error)
 	// UpdateWorkflow replaces the definition and status and bumps Version.
-	UpdateWorkflow(ctx context.Context, w Workflow) (Workflow, error)
+	// events (workflow.updated, .activated, .deactivated) are written to
+	// the outbox in the same transaction.
+	UpdateWorkflow(ctx context.Context, w Workflow, events ...Event) (Workflow, error)
 	ListWorkflows(ctx context.Context, clientID string) ([]Workflow, error)
 
 	// Verification returns the stored verification of (client, request id):
@@ -131,7 +135,9 @@ type Store interface {
 	// written to the outbox in the same transaction.
 	ClaimVerification(ctx context.Context, c Claim, events ...Event) error
 	// ReleaseClaim drops a pending claim whose verification did not complete.
-	ReleaseClaim(ctx context.Context, id string) error
+	// events are written to the outbox in the same transaction when the
+	// claim was still pending (verification.timeout).
+	ReleaseClaim(ctx context.Context, id string, events ...Event) error
 	// ReleaseClaimsBefore drops the pending claims taken before t: at start,
 	// those of a process that stopped mid-verification, which would
 	// otherwise hold units and block their request id for ever.

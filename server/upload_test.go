@@ -128,6 +128,7 @@ func TestUploadErrors(t *testing.T) {
 	require.NoError(t, err)
 	otherTok := e.tokenFor(other.ID, otherSecret)
 	archived := e.createWorkflow("Archived one", idv.CheckOCR)
+	lacking := e.createWorkflow("Needs address", idv.CheckOCR, idv.CheckAddress) // not in this engine
 	_, err = e.admin.SetWorkflowStatus(context.Background(), archived.ID, idv.WorkflowArchived)
 	require.NoError(t, err)
 	poorOrg, _ := e.admin.CreateOrganisation(context.Background(), "Poor")
@@ -205,6 +206,7 @@ func TestUploadErrors(t *testing.T) {
 		{"unknown workflow", tok, "", msg(map[string]any{"work_flow_id": idv.NewRequestID()}), ok, 404, 404},
 		{"archived workflow", tok, "", e.uploadMessage(archived, nil), ok, 404, 404},
 		{"unknown config", tok, "", msg(map[string]any{"config": "atlantis_id"}), ok, 422, 422},
+		{"check missing from this build", tok, "", e.uploadMessage(lacking, nil), ok, 503, 503},
 		{"config not in the workflow", tok, "", msg(map[string]any{"config": "uganda_driving_licence"}), ok, 422, 422},
 		{"unreadable image", tok, "", msg(nil), []part{{"front", []byte("GIF89a not really")}, {"back", back}}, 415, 415},
 		{"file over the byte limit", tok, "", msg(nil), []part{{"front", bigJPEG}, {"back", back}}, 413, 413},
@@ -527,4 +529,38 @@ func TestBusyWorkersAnswer230(t *testing.T) {
 	// Its claim was released: the same request id runs now.
 	r = e.upload(tok, e.uploadMessage(wf, map[string]any{"request_id": "queued"}), part{"front", front}, part{"back", back})
 	require.Equal(t, 200, r.status, string(r.body))
+}
+
+// failingDerived refuses to store derived images, as a full disk would.
+type failingDerived struct{ server.FileStore }
+
+func (f failingDerived) Put(ctx context.Context, key string, data []byte) error {
+	if strings.HasSuffix(key, "/front_rectified.jpg") {
+		return fmt.Errorf("disk full")
+	}
+	return f.FileStore.Put(ctx, key, data)
+}
+
+func TestEngineFailureAnswers502AndBillsNothing(t *testing.T) {
+	e := &env{t: t, dir: t.TempDir(), ocr: &ocrStandIn{}, logs: &syncBuffer{},
+		wrapFiles: func(fs server.FileStore) server.FileStore { return failingDerived{fs} }}
+	e.start()
+	org, err := e.admin.CreateOrganisation(context.Background(), "Org")
+	require.NoError(t, err)
+	_, err = e.admin.AddUnits(context.Background(), org.ID, 10)
+	require.NoError(t, err)
+	e.org = org
+	e.client, e.secret, err = e.admin.CreateClient(context.Background(), org.ID, "c")
+	require.NoError(t, err)
+	wf := e.createWorkflow("OCR", idv.CheckOCR)
+	front, back := captures(t)
+	r := e.upload(e.token(), e.uploadMessage(wf, map[string]any{"request_id": "r1"}), part{"front", front}, part{"back", back})
+	assert.Equal(t, 502, r.status, string(r.body))
+	assert.Equal(t, 502, r.code())
+	assert.EqualValues(t, 10, e.balance())
+	assert.Zero(t, e.storedFiles(), "the captures of the failed run are deleted")
+	done, pending, _, err := e.db.VerificationCounts(context.Background(), org.ID)
+	require.NoError(t, err)
+	assert.Zero(t, done+pending)
+	assert.Contains(t, e.logs.String(), "disk full")
 }

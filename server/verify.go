@@ -486,6 +486,10 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 	select {
 	case s.workers <- struct{}{}:
 	case <-timer.C:
+		// Released here so verification.timeout commits with the release.
+		if err := s.store.ReleaseClaim(context.WithoutCancel(ctx), claim.ID, timeoutEvent(claim, s.cfg.QueueTimeout, time.Since(waitStart))); err != nil {
+			s.log.ErrorContext(ctx, "release claim failed", "request_id", requestIDFrom(ctx), "error", err)
+		}
 		return nil, apiErr(CodeBusy, "no verification worker became free in time; retry once")
 	case <-ctx.Done():
 		return nil, apiErr(CodeBusy, "the request ended before a verification worker became free")
@@ -493,7 +497,8 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 	s.metrics.queueWait.Observe(time.Since(waitStart).Seconds())
 	// The checks finish even when the client goes away: the result is
 	// stored and billed once, and a retry with the same request_id gets it.
-	runCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.RunTimeout)
+	runLimit, runStart := s.cfg.RunTimeout, time.Now()
+	runCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), runLimit)
 	res, err := prep.Verify(runCtx, idv.Input{
 		Config: in.config, Images: images, Message: msg, RequestID: in.requestID,
 		ClientID: in.clientID, WorkflowID: wf.ID, Country: in.country, ImageURLs: urls,
@@ -513,6 +518,10 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 			return u, nil
 		},
 	})
+	var late []Event
+	if errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+		late = append(late, timeoutEvent(claim, runLimit, time.Since(runStart)))
+	}
 	cancel()
 	<-s.workers
 	if err != nil {
@@ -537,7 +546,7 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 	if err != nil {
 		used = 0
 	}
-	events := s.resultEvents(wf, res, in, used)
+	events := withEvents(s.resultEvents(wf, res, in, used), late...)
 	if _, err := s.store.CompleteVerification(context.WithoutCancel(ctx), v, events); err != nil {
 		s.log.ErrorContext(ctx, "complete verification failed", "request_id", requestIDFrom(ctx), "error", err)
 		return nil, apiErr(CodeInternal, "storing the verification failed; nothing was billed")
@@ -629,6 +638,9 @@ func (s *Server) resultEvents(wf Workflow, res *idv.Result, in *verifyInput, use
 				"estimated_verifications_remaining": after / max(cost, 1),
 				"projected_depletion_date":          s.cfg.Now().UTC().AddDate(0, 0, int(days)).Format("2006-01-02"),
 			})
+		}
+		if ev, ok := creditsLowEvent(org, in.clientID, wf.ID, before.Balance, after, cost); ok {
+			out = append(out, ev)
 		}
 		if before.Balance >= minVerificationCost && after < minVerificationCost {
 			add("units.depleted", map[string]any{"current_balance": after, "minimum_verification_cost": minVerificationCost})

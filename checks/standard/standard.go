@@ -5,8 +5,9 @@
 package standard
 
 import (
-	_ "github.com/tambua/tambua/checks/age"       // age_verification
-	_ "github.com/tambua/tambua/checks/face"      // face_matching
-	_ "github.com/tambua/tambua/checks/mrz"       // mrz_parsing
-	_ "github.com/tambua/tambua/checks/sanctions" // sanctions_screening
+	_ "github.com/tambua/tambua/checks/age"          // age_verification
+	_ "github.com/tambua/tambua/checks/face"         // face_matching
+	_ "github.com/tambua/tambua/checks/mrz"          // mrz_parsing
+	_ "github.com/tambua/tambua/checks/sanctions"    // sanctions_screening
+	_ "github.com/tambua/tambua/checks/webhookcheck" // custom_webhook
 )

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"strconv"
 	"time"
 
@@ -93,19 +92,17 @@ func runClientsCreate(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-func readWorkflowFile(path string) (*idv.Workflow, error) {
+// readWorkflowFile reads a workflow file and checks its document types
+// against the definitions the server will use (--docdefs).
+func readWorkflowFile(path, docdefsDir string) (*idv.Workflow, error) {
 	if path == "" {
 		return nil, Usagef("--file is required")
 	}
-	data, err := os.ReadFile(path)
+	defs, err := definitions(docdefsDir)
 	if err != nil {
-		return nil, Usagef("%v", err)
+		return nil, err
 	}
-	w, err := idv.ParseWorkflow(data)
-	if err != nil {
-		return nil, &UsageError{Err: err}
-	}
-	return w, nil
+	return readWorkflow(path, defs)
 }
 
 func printWorkflow(env *Env, w server.Workflow) {
@@ -119,13 +116,14 @@ func runWorkflowsCreate(ctx context.Context, env *Env, args []string) error {
 	client := fs.String("client", "", "client_id (required)")
 	secret := fs.String("secret", env.Getenv("TAMBUA_CLIENT_SECRET"), "the client's secret, validated and not stored (env TAMBUA_CLIENT_SECRET)")
 	file := fs.String("file", "", "workflow file, YAML or JSON (required)")
+	docdefsDir := fs.String("docdefs", "", "folder of extra document definitions the server uses (YAML)")
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
 	if *client == "" {
 		return Usagef("--client is required")
 	}
-	def, err := readWorkflowFile(*file)
+	def, err := readWorkflowFile(*file, *docdefsDir)
 	if err != nil {
 		return err
 	}
@@ -147,13 +145,14 @@ func runWorkflowsEdit(ctx context.Context, env *Env, args []string) error {
 	data := dataFlag(fs, env)
 	id := fs.String("id", "", "work_flow_id (required)")
 	file := fs.String("file", "", "the whole edited workflow, YAML or JSON (required)")
+	docdefsDir := fs.String("docdefs", "", "folder of extra document definitions the server uses (YAML)")
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
 	if *id == "" {
 		return Usagef("--id is required")
 	}
-	def, err := readWorkflowFile(*file)
+	def, err := readWorkflowFile(*file, *docdefsDir)
 	if err != nil {
 		return err
 	}

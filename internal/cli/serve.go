@@ -18,6 +18,7 @@ import (
 	"github.com/tambua/tambua/server"
 	"github.com/tambua/tambua/server/files"
 	"github.com/tambua/tambua/server/sqlite"
+	"github.com/tambua/tambua/server/webhook"
 )
 
 func init() {
@@ -47,6 +48,8 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	fs.Var(&pluginPaths, "plugin", "custom check plugin program (repeatable)")
 	fs.Var(&sets, "set", "check setting as KEY=VALUE (repeatable; models_dir and lists_dir come from TAMBUA_MODELS and TAMBUA_LISTS)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	hooks := addServeWebhookFlags(fs, env)
+	corsOrigins := fs.String("cors-origins", env.Getenv("TAMBUA_CORS_ORIGINS"), "comma-separated browser origins allowed to call /postdata, /upload and /v1/verify (web SDK), or * (env TAMBUA_CORS_ORIGINS)")
 	tlsCert := fs.String("tls-cert", env.Getenv("TAMBUA_TLS_CERT"), "PEM certificate to serve HTTPS (env TAMBUA_TLS_CERT)")
 	tlsKey := fs.String("tls-key", env.Getenv("TAMBUA_TLS_KEY"), "PEM private key of --tls-cert (env TAMBUA_TLS_KEY)")
 	if err := Parse(fs, args); err != nil {
@@ -88,7 +91,13 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		}
 		settings[k] = v
 	}
-	opts := []idv.Option{idv.WithDefinitions(defs), idv.WithSettings(settings)}
+	wh, err := hooks.setup(*data, st, log)
+	if err != nil {
+		return err
+	}
+	// The server's custom_webhook check resolves webhook_id to a stored
+	// webhook and sends through the guarded sender.
+	opts := []idv.Option{idv.WithDefinitions(defs), idv.WithSettings(settings), idv.WithChecks(wh.check)}
 	for _, p := range pluginPaths {
 		pc, err := plugins.Load(ctx, p, plugins.Options{Stderr: env.Stderr})
 		if err != nil {
@@ -107,16 +116,19 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	} else if n > 0 {
 		log.Warn("released claims of verifications interrupted by the previous stop", "count", n)
 	}
-	demo, err := admin.EnsureDemo(ctx, demoUnits, defs.Configs(), demoChecks())
+	demo, err := admin.EnsureDemo(ctx, demoUnits, demoDocumentTypes(defs), demoChecks())
 	if err != nil {
 		return fmt.Errorf("creating the demo organisation: %w", err)
 	}
 	srv, err := server.New(server.Config{
 		BaseURL: *baseURL, FilesURL: *filesURL, FileURLTTL: *filesTTL, Workers: *workers, Logger: log,
+		CORSOrigins: splitList(*corsOrigins),
+		Webhooks:    wh.service,
 	}, st, fstore, engine, defs, keys)
 	if err != nil {
 		return Usagef("%v", err)
 	}
+	wh.dispatcher.Metrics = webhook.NewMetrics(srv.Metrics())
 	if demo != nil {
 		printDemo(env, demo, *baseURL)
 	}
@@ -135,6 +147,15 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		}
 		errc <- hs.Serve(ln)
 	}()
+	dctx, stopDispatch := context.WithCancel(ctx)
+	dispatched := make(chan struct{})
+	go func() {
+		defer close(dispatched)
+		if err := wh.dispatcher.Run(dctx); err != nil {
+			log.Error("webhook dispatcher", "error", err)
+		}
+	}()
+	defer func() { stopDispatch(); <-dispatched }()
 	select {
 	case err := <-errc:
 		if !errors.Is(err, http.ErrServerClosed) {
@@ -164,6 +185,25 @@ func defaultBaseURL(addr string, tls bool) string {
 		host = "127.0.0.1"
 	}
 	return scheme + net.JoinHostPort(host, port)
+}
+
+// demoDocumentTypes are the demo workflow's document types: a few, because
+// OCR tries every document type a workflow allows, so each one added
+// costs time on every verification.
+func demoDocumentTypes(defs idv.Definitions) []string {
+	var out []string
+	for _, c := range []string{"kenya_national_id", "ke_maisha_card", "ke_passport", "generic_passport"} {
+		if _, ok := defs.Definition(c); ok {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		// Custom definitions only (--docdefs): take them all.
+		if all, ok := defs.(interface{ Configs() []string }); ok {
+			out = all.Configs()
+		}
+	}
+	return out
 }
 
 // demoChecks are the checks of the demo workflow: OCR extraction and every

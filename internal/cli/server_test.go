@@ -54,6 +54,10 @@ func TestAdminCommands(t *testing.T) {
 	assert.Contains(t, errOut, "shown this once")
 
 	wf := writeFile(t, "wf.yaml", "name: KYC basic\ndocument_types: [kenya_national_id]\nchecks:\n  - name: ocr_extraction\n  - name: face_matching\n")
+	unknown := writeFile(t, "unknown.yaml", "name: Atlantis\ndocument_types: [atlantis_id]\nchecks:\n  - name: ocr_extraction\n")
+	code, _, errOut = runCLI(t, "", "workflows", "create", "--data", data, "--client", client, "--secret", secret, "--file", unknown)
+	assert.Equal(t, ExitBadInput, code)
+	assert.Contains(t, errOut, "unknown config")
 	code, _, errOut = runCLI(t, "", "workflows", "create", "--data", data, "--client", client, "--secret", "wrong", "--file", wf)
 	assert.Equal(t, ExitBadInput, code)
 	assert.Contains(t, errOut, "Invalid client secret")

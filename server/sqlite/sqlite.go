@@ -269,18 +269,28 @@ func (db *DB) SetClientActive(ctx context.Context, id string, active bool) error
 }
 
 // CreateWorkflow stores a workflow.
-func (db *DB) CreateWorkflow(ctx context.Context, w server.Workflow) error {
+func (db *DB) CreateWorkflow(ctx context.Context, w server.Workflow, events ...server.Event) error {
 	def, err := json.Marshal(w.Definition)
 	if err != nil {
 		return err
 	}
 	now := db.stamp()
-	_, err = db.w.ExecContext(ctx, `INSERT INTO workflows(id, client_id, name, status, refresh_token, version, definition, created_at, updated_at)
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO workflows(id, client_id, name, status, refresh_token, version, definition, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)`, w.ID, w.ClientID, w.Definition.Name, w.Status, w.RefreshToken, string(def), now, now)
-	if isUnique(err) {
-		return server.ErrConflict
-	}
-	return err
+		if isUnique(err) {
+			return server.ErrConflict
+		}
+		if err != nil {
+			return err
+		}
+		for _, e := range events {
+			if err := insertEvent(ctx, tx, e, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 const workflowColumns = `w.id, w.client_id, c.organisation_id, w.status, w.refresh_token, w.version, w.definition, w.created_at, w.updated_at`
@@ -327,21 +337,33 @@ func (db *DB) ListWorkflows(ctx context.Context, clientID string) ([]server.Work
 }
 
 // UpdateWorkflow replaces definition, name and status, bumping the version.
-func (db *DB) UpdateWorkflow(ctx context.Context, w server.Workflow) (server.Workflow, error) {
+func (db *DB) UpdateWorkflow(ctx context.Context, w server.Workflow, events ...server.Event) (server.Workflow, error) {
 	def, err := json.Marshal(w.Definition)
 	if err != nil {
 		return w, err
 	}
-	res, err := db.w.ExecContext(ctx, "UPDATE workflows SET name = ?, status = ?, definition = ?, version = version + 1, updated_at = ? WHERE id = ?",
-		w.Definition.Name, w.Status, string(def), db.stamp(), w.ID)
-	if isUnique(err) {
-		return w, server.ErrConflict
-	}
+	now := db.stamp()
+	err = db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, "UPDATE workflows SET name = ?, status = ?, definition = ?, version = version + 1, updated_at = ? WHERE id = ?",
+			w.Definition.Name, w.Status, string(def), now, w.ID)
+		if isUnique(err) {
+			return server.ErrConflict
+		}
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return server.ErrNotFound
+		}
+		for _, e := range events {
+			if err := insertEvent(ctx, tx, e, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return w, err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return w, server.ErrNotFound
 	}
 	return scanWorkflow(db.w.QueryRowContext(ctx, "SELECT "+workflowColumns+" FROM workflows w JOIN api_clients c ON c.id = w.client_id WHERE w.id = ?", w.ID))
 }
@@ -414,9 +436,23 @@ func (db *DB) ClaimVerification(ctx context.Context, c server.Claim, events ...s
 }
 
 // ReleaseClaim deletes a pending claim.
-func (db *DB) ReleaseClaim(ctx context.Context, id string) error {
-	_, err := db.w.ExecContext(ctx, "DELETE FROM verifications WHERE id = ? AND state = 'pending'", id)
-	return err
+func (db *DB) ReleaseClaim(ctx context.Context, id string, events ...server.Event) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, "DELETE FROM verifications WHERE id = ? AND state = 'pending'", id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil // already released or completed: nothing happened
+		}
+		now := db.stamp()
+		for _, e := range events {
+			if err := insertEvent(ctx, tx, e, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // ReleaseClaimsBefore drops pending claims created before t.

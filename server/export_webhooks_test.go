@@ -1,0 +1,4 @@
+package server
+
+// CreditsLowEventForTest exposes creditsLowEvent to the external tests.
+var CreditsLowEventForTest = creditsLowEvent

@@ -1,0 +1,454 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tambua/tambua/server/webhook"
+)
+
+var _ webhook.Store = (*DB)(nil)
+
+func ts(t time.Time) string { return t.UTC().Format(stampLayout) }
+
+func nullTS(s sql.NullString) *time.Time {
+	if !s.Valid || s.String == "" {
+		return nil
+	}
+	t := parseStamp(s.String)
+	return &t
+}
+
+const webhookColumns = `id, organisation_id, type, name, description, url, method, ca_certificate, secret,
+	headers, events, criteria, request_schema, response_schema, notify_email, status, failure_count,
+	consecutive_failures, created_at, updated_at, last_triggered_at, activated_at`
+
+func scanWebhook(s scanner) (webhook.Webhook, error) {
+	var w webhook.Webhook
+	var headers, events, criteria, reqSchema, respSchema, created, updated string
+	var last, activated sql.NullString
+	err := s.Scan(&w.ID, &w.OrganisationID, &w.Type, &w.Name, &w.Description, &w.URL, &w.Method, &w.CACertificate,
+		&w.Secret, &headers, &events, &criteria, &reqSchema, &respSchema, &w.NotifyEmail, &w.Status, &w.FailureCount,
+		&w.ConsecutiveFailures, &created, &updated, &last, &activated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return w, webhook.ErrNotFound
+	}
+	if err != nil {
+		return w, err
+	}
+	if err := json.Unmarshal([]byte(headers), &w.Headers); err != nil {
+		return w, fmt.Errorf("sqlite: webhook %s headers: %w", w.ID, err)
+	}
+	if err := json.Unmarshal([]byte(events), &w.Events); err != nil {
+		return w, fmt.Errorf("sqlite: webhook %s events: %w", w.ID, err)
+	}
+	if criteria != "" {
+		w.Criteria = &webhook.Criteria{}
+		if err := json.Unmarshal([]byte(criteria), w.Criteria); err != nil {
+			return w, fmt.Errorf("sqlite: webhook %s criteria: %w", w.ID, err)
+		}
+	}
+	if reqSchema != "" {
+		w.RequestSchema = json.RawMessage(reqSchema)
+	}
+	if respSchema != "" {
+		w.ResponseSchema = json.RawMessage(respSchema)
+	}
+	w.CreatedAt, w.UpdatedAt, w.LastTriggeredAt, w.ActivatedAt = parseStamp(created), parseStamp(updated), nullTS(last), nullTS(activated)
+	return w, nil
+}
+
+func webhookJSON(w webhook.Webhook) (headers, events, criteria string, err error) {
+	if w.Headers == nil {
+		w.Headers = []webhook.Header{}
+	}
+	if w.Events == nil {
+		w.Events = []string{}
+	}
+	h, err := json.Marshal(w.Headers)
+	if err != nil {
+		return "", "", "", err
+	}
+	e, err := json.Marshal(w.Events)
+	if err != nil {
+		return "", "", "", err
+	}
+	if w.Criteria != nil {
+		c, err := json.Marshal(w.Criteria)
+		if err != nil {
+			return "", "", "", err
+		}
+		criteria = string(c)
+	}
+	return string(h), string(e), criteria, nil
+}
+
+// CreateWebhook stores a new webhook.
+func (db *DB) CreateWebhook(ctx context.Context, w webhook.Webhook) error {
+	headers, events, criteria, err := webhookJSON(w)
+	if err != nil {
+		return err
+	}
+	now := db.stamp()
+	_, err = db.w.ExecContext(ctx, `INSERT INTO webhooks (id, organisation_id, type, name, description, url, method,
+		ca_certificate, secret, headers, events, criteria, request_schema, response_schema, notify_email, status,
+		created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		w.ID, w.OrganisationID, w.Type, w.Name, w.Description, w.URL, w.Method, w.CACertificate, w.Secret,
+		headers, events, criteria, string(w.RequestSchema), string(w.ResponseSchema), w.NotifyEmail, w.Status, now, now)
+	if isUnique(err) {
+		return fmt.Errorf("sqlite: webhook %s: %w", w.ID, errors.New("already exists"))
+	}
+	if err != nil {
+		return fmt.Errorf("sqlite: create webhook: %w", err)
+	}
+	return nil
+}
+
+// Webhook returns one webhook.
+func (db *DB) Webhook(ctx context.Context, id string) (webhook.Webhook, error) {
+	return scanWebhook(db.w.QueryRowContext(ctx, "SELECT "+webhookColumns+" FROM webhooks WHERE id = ?", id))
+}
+
+// ListWebhooks returns an organisation's webhooks, oldest first.
+func (db *DB) ListWebhooks(ctx context.Context, orgID int64) ([]webhook.Webhook, error) {
+	rows, err := db.r.QueryContext(ctx, "SELECT "+webhookColumns+" FROM webhooks WHERE organisation_id = ? ORDER BY created_at, id", orgID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []webhook.Webhook{}
+	for rows.Next() {
+		w, err := scanWebhook(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, w)
+	}
+	return out, rows.Err()
+}
+
+// UpdateWebhook replaces the editable fields; type, status and counters
+// stay as they are.
+func (db *DB) UpdateWebhook(ctx context.Context, w webhook.Webhook) error {
+	headers, events, criteria, err := webhookJSON(w)
+	if err != nil {
+		return err
+	}
+	res, err := db.w.ExecContext(ctx, `UPDATE webhooks SET name = ?, description = ?, url = ?, method = ?,
+		ca_certificate = ?, secret = ?, headers = ?, events = ?, criteria = ?, request_schema = ?, response_schema = ?,
+		notify_email = ?, updated_at = ? WHERE id = ?`,
+		w.Name, w.Description, w.URL, w.Method, w.CACertificate, w.Secret, headers, events, criteria,
+		string(w.RequestSchema), string(w.ResponseSchema), w.NotifyEmail, db.stamp(), w.ID)
+	if err != nil {
+		return fmt.Errorf("sqlite: update webhook: %w", err)
+	}
+	return oneRow(res)
+}
+
+func oneRow(res sql.Result) error {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return webhook.ErrNotFound
+	}
+	return nil
+}
+
+// SetWebhookStatus changes the status; activation resets the consecutive
+// failures so a resumed webhook gets a fresh allowance.
+func (db *DB) SetWebhookStatus(ctx context.Context, id, status string) error {
+	q := "UPDATE webhooks SET status = ?, updated_at = ? WHERE id = ?"
+	if status == webhook.StatusActive {
+		q = "UPDATE webhooks SET status = ?1, consecutive_failures = 0, updated_at = ?2, activated_at = COALESCE(activated_at, ?2) WHERE id = ?3"
+	}
+	res, err := db.w.ExecContext(ctx, q, status, db.stamp(), id)
+	if err != nil {
+		return fmt.Errorf("sqlite: webhook status: %w", err)
+	}
+	return oneRow(res)
+}
+
+// DeleteWebhook removes a webhook with its deliveries and log.
+func (db *DB) DeleteWebhook(ctx context.Context, id string) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		for _, q := range []string{"DELETE FROM webhook_logs WHERE webhook_id = ?", "DELETE FROM webhook_deliveries WHERE webhook_id = ?"} {
+			if _, err := tx.ExecContext(ctx, q, id); err != nil {
+				return err
+			}
+		}
+		res, err := tx.ExecContext(ctx, "DELETE FROM webhooks WHERE id = ?", id)
+		if err != nil {
+			return err
+		}
+		return oneRow(res)
+	})
+}
+
+// PendingEvents returns outbox events not yet handed to the dispatcher.
+func (db *DB) PendingEvents(ctx context.Context, limit int) ([]webhook.OutboxEvent, error) {
+	rows, err := db.w.QueryContext(ctx, `SELECT seq, event_id, event, organisation_id, data, created_at FROM outbox
+		WHERE delivered_at IS NULL ORDER BY seq LIMIT ?`, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []webhook.OutboxEvent
+	for rows.Next() {
+		var e webhook.OutboxEvent
+		var data, created string
+		if err := rows.Scan(&e.Seq, &e.EventID, &e.Event, &e.OrganisationID, &data, &created); err != nil {
+			return nil, err
+		}
+		e.Data, e.CreatedAt = json.RawMessage(data), parseStamp(created)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// FanOut stores an event's deliveries and marks the event handed over.
+func (db *DB) FanOut(ctx context.Context, ev webhook.OutboxEvent, ds []webhook.Delivery) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		for _, d := range ds {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (id, webhook_id, organisation_id, event_id,
+				event, body, status, attempts, next_attempt_at, created_at, updated_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?) ON CONFLICT (webhook_id, event_id) DO NOTHING`,
+				d.ID, d.WebhookID, d.OrganisationID, d.EventID, d.Event, d.Body, d.Status, ts(d.NextAttemptAt),
+				ts(d.CreatedAt), ts(d.UpdatedAt)); err != nil {
+				return fmt.Errorf("sqlite: fan out %s: %w", ev.EventID, err)
+			}
+		}
+		_, err := tx.ExecContext(ctx, "UPDATE outbox SET delivered_at = ? WHERE seq = ?", db.stamp(), ev.Seq)
+		return err
+	})
+}
+
+const deliveryColumns = `id, webhook_id, organisation_id, event_id, event, body, status, attempts, next_attempt_at,
+	last_code, last_error, created_at, updated_at`
+
+func scanDelivery(s scanner) (webhook.Delivery, error) {
+	var d webhook.Delivery
+	var next, created, updated string
+	err := s.Scan(&d.ID, &d.WebhookID, &d.OrganisationID, &d.EventID, &d.Event, &d.Body, &d.Status, &d.Attempts,
+		&next, &d.LastCode, &d.LastError, &created, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return d, webhook.ErrNotFound
+	}
+	d.NextAttemptAt, d.CreatedAt, d.UpdatedAt = parseStamp(next), parseStamp(created), parseStamp(updated)
+	return d, err
+}
+
+// ClaimDue leases the due deliveries of active webhooks.
+func (db *DB) ClaimDue(ctx context.Context, now, leaseUntil time.Time, limit int) ([]webhook.Delivery, error) {
+	var out []webhook.Delivery
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		out = nil
+		rows, err := tx.QueryContext(ctx, `UPDATE webhook_deliveries SET lease_until = ?
+			WHERE id IN (SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+				WHERE d.status IN ('pending', 'retrying') AND d.next_attempt_at <= ?
+				AND (d.lease_until IS NULL OR d.lease_until <= ?) AND w.status = 'active'
+				ORDER BY d.next_attempt_at, d.created_at LIMIT ?)
+			RETURNING `+deliveryColumns, ts(leaseUntil), ts(now), ts(now), limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			d, err := scanDelivery(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, d)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// ReleaseLeases frees every lease.
+func (db *DB) ReleaseLeases(ctx context.Context) error {
+	_, err := db.w.ExecContext(ctx, "UPDATE webhook_deliveries SET lease_until = NULL WHERE lease_until IS NOT NULL")
+	return err
+}
+
+// RecordAttempt stores one attempt, the webhook's counters and the events
+// it causes in one transaction.
+func (db *DB) RecordAttempt(ctx context.Context, r webhook.AttemptRecord, events func(w webhook.Webhook) []webhook.OutboxEvent) (webhook.Recorded, error) {
+	var rec webhook.Recorded
+	d, l := r.Delivery, r.Log
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		rec = webhook.Recorded{}
+		res, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?,
+			lease_until = NULL, last_code = ?, last_error = ?, updated_at = ? WHERE id = ?`,
+			d.Status, d.Attempts, ts(d.NextAttemptAt), d.LastCode, d.LastError, ts(d.UpdatedAt), d.ID)
+		if err != nil {
+			return err
+		}
+		if err := oneRow(res); err != nil {
+			return err // the webhook was deleted meanwhile
+		}
+		if err := insertLog(ctx, tx, l); err != nil {
+			return err
+		}
+		switch d.Status {
+		case webhook.DeliverySuccess:
+			_, err = tx.ExecContext(ctx, "UPDATE webhooks SET consecutive_failures = 0, last_triggered_at = ? WHERE id = ?", ts(l.Timestamp), d.WebhookID)
+		case webhook.DeliveryFailedPermanent:
+			_, err = tx.ExecContext(ctx, `UPDATE webhooks SET failure_count = failure_count + 1,
+				consecutive_failures = consecutive_failures + 1, last_triggered_at = ? WHERE id = ?`, ts(l.Timestamp), d.WebhookID)
+		default:
+			_, err = tx.ExecContext(ctx, "UPDATE webhooks SET last_triggered_at = ? WHERE id = ?", ts(l.Timestamp), d.WebhookID)
+		}
+		if err != nil {
+			return err
+		}
+		w, err := scanWebhook(tx.QueryRowContext(ctx, "SELECT "+webhookColumns+" FROM webhooks WHERE id = ?", d.WebhookID))
+		if err != nil {
+			return err
+		}
+		if d.Status == webhook.DeliveryFailedPermanent && w.ConsecutiveFailures >= webhook.AutoPauseAfter && w.Status == webhook.StatusActive {
+			if _, err := tx.ExecContext(ctx, "UPDATE webhooks SET status = 'paused', updated_at = ? WHERE id = ?", ts(l.Timestamp), w.ID); err != nil {
+				return err
+			}
+			w.Status, rec.Paused = webhook.StatusPaused, true
+		}
+		rec.Webhook = w
+		if events == nil {
+			return nil
+		}
+		for _, ev := range events(w) {
+			// Stamped by the database clock, like every outbox event, so
+			// it compares with activation times.
+			ev.CreatedAt = parseStamp(db.stamp())
+			if err := insertOutbox(ctx, tx, ev); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return rec, err
+}
+
+// insertOutbox writes one event in the caller's transaction.
+func insertOutbox(ctx context.Context, tx *sql.Tx, ev webhook.OutboxEvent) error {
+	data := string(ev.Data)
+	if data == "" {
+		data = "{}"
+	}
+	_, err := tx.ExecContext(ctx, "INSERT INTO outbox (event_id, event, organisation_id, data, created_at) VALUES (?, ?, ?, ?, ?)",
+		ev.EventID, ev.Event, ev.OrganisationID, data, ts(ev.CreatedAt))
+	return err
+}
+
+func insertLog(ctx context.Context, tx interface {
+	ExecContext(context.Context, string, ...any) (sql.Result, error)
+}, l webhook.LogEntry) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO webhook_logs (webhook_id, delivery_id, event_id, event, created_at, status,
+		attempt, response_code, response_time_ms, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		l.WebhookID, l.DeliveryID, l.EventID, l.Event, ts(l.Timestamp), l.Status, l.Attempt, l.ResponseCode, l.ResponseTimeMS, l.Error)
+	return err
+}
+
+// AppendLog adds a log line outside a queued delivery.
+func (db *DB) AppendLog(ctx context.Context, l webhook.LogEntry) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		if err := insertLog(ctx, tx, l); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "UPDATE webhooks SET last_triggered_at = ? WHERE id = ?", ts(l.Timestamp), l.WebhookID)
+		return err
+	})
+}
+
+// Logs returns a webhook's log lines matching f, newest first.
+func (db *DB) Logs(ctx context.Context, webhookID string, f webhook.LogFilter) ([]webhook.LogEntry, error) {
+	q := []string{"webhook_id = ?"}
+	args := []any{webhookID}
+	if !f.From.IsZero() {
+		q, args = append(q, "created_at >= ?"), append(args, ts(f.From))
+	}
+	if !f.To.IsZero() {
+		q, args = append(q, "created_at < ?"), append(args, ts(f.To))
+	}
+	if f.Status != "" {
+		q, args = append(q, "status = ?"), append(args, f.Status)
+	}
+	if f.Event != "" {
+		q, args = append(q, "event = ?"), append(args, f.Event)
+	}
+	limit := f.Limit
+	if limit <= 0 || limit > 100000 {
+		limit = 100000
+	}
+	args = append(args, limit)
+	rows, err := db.r.QueryContext(ctx, `SELECT id, webhook_id, delivery_id, event_id, event, created_at, status, attempt,
+		response_code, response_time_ms, error FROM webhook_logs WHERE `+strings.Join(q, " AND ")+` ORDER BY created_at DESC, id DESC LIMIT ?`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []webhook.LogEntry{}
+	for rows.Next() {
+		var l webhook.LogEntry
+		var at string
+		if err := rows.Scan(&l.ID, &l.WebhookID, &l.DeliveryID, &l.EventID, &l.Event, &at, &l.Status, &l.Attempt,
+			&l.ResponseCode, &l.ResponseTimeMS, &l.Error); err != nil {
+			return nil, err
+		}
+		l.Timestamp = parseStamp(at)
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// Stats summarises a webhook's log.
+func (db *DB) Stats(ctx context.Context, webhookID string) (webhook.Stats, error) {
+	var s webhook.Stats
+	var avg sql.NullFloat64
+	var lastOK, lastBad sql.NullString
+	err := db.r.QueryRowContext(ctx, `SELECT COUNT(*),
+		COALESCE(SUM(status = 'Success'), 0), COALESCE(SUM(status <> 'Success'), 0), AVG(response_time_ms),
+		MAX(CASE WHEN status = 'Success' THEN created_at END), MAX(CASE WHEN status <> 'Success' THEN created_at END)
+		FROM webhook_logs WHERE webhook_id = ?`, webhookID).Scan(&s.Total, &s.Successful, &s.Failed, &avg, &lastOK, &lastBad)
+	if err != nil {
+		return s, err
+	}
+	s.AvgResponseTimeMS = avg.Float64
+	if s.Total > 0 {
+		s.SuccessRate = float64(s.Successful) / float64(s.Total)
+	}
+	s.LastSuccess, s.LastFailure = nullTS(lastOK), nullTS(lastBad)
+	return s, nil
+}
+
+// Delivery returns one delivery.
+func (db *DB) Delivery(ctx context.Context, id string) (webhook.Delivery, error) {
+	return scanDelivery(db.w.QueryRowContext(ctx, "SELECT "+deliveryColumns+" FROM webhook_deliveries WHERE id = ?", id))
+}
+
+// Deliveries lists a webhook's deliveries, newest first.
+func (db *DB) Deliveries(ctx context.Context, webhookID string, limit int) ([]webhook.Delivery, error) {
+	if limit <= 0 {
+		limit = 1000
+	}
+	rows, err := db.r.QueryContext(ctx, "SELECT "+deliveryColumns+" FROM webhook_deliveries WHERE webhook_id = ? ORDER BY created_at DESC, id LIMIT ?", webhookID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []webhook.Delivery{}
+	for rows.Next() {
+		d, err := scanDelivery(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}

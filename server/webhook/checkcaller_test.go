@@ -1,0 +1,61 @@
+package webhook_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tambua/tambua/checks/webhookcheck"
+	"github.com/tambua/tambua/server/webhook"
+)
+
+func TestCheckCaller(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	rc := newReceiver(t, always(200))
+	check := webhook.Webhook{ID: webhook.NewWebhookID(), OrganisationID: e.org, Type: webhook.TypeVerificationCheck,
+		Name: "registry", URL: rc.URL + "/check", CACertificate: rc.CAPEM, Secret: "k",
+		Criteria: &webhook.Criteria{RequireSuccess: true, RequireScore: false, MinThreshold: 0.7}}
+	require.NoError(t, check.Normalize())
+	require.NoError(t, e.db.CreateWebhook(ctx, check))
+	notify := e.hook(t, rc, "k", webhook.EventWorkflowCreated)
+
+	orgOf := func(_ context.Context, client string) (int64, error) {
+		if client == "mine" {
+			return e.org, nil
+		}
+		return e.org + 1, nil
+	}
+	c := &webhook.CheckCaller{Store: e.db, Sender: e.d.Sender, OrgOf: orgOf, Now: e.clock.Now}
+	req := webhookcheck.Request{WebhookID: check.ID, ClientID: "mine", Body: []byte(`{"check":"custom_webhook"}`)}
+
+	_, err := c.CallCheck(ctx, req)
+	require.ErrorIs(t, err, webhook.ErrCheckWebhook, "inactive webhooks are not called")
+	require.NoError(t, e.db.SetWebhookStatus(ctx, check.ID, webhook.StatusActive))
+
+	reply, err := c.CallCheck(ctx, req)
+	require.NoError(t, err)
+	assert.Equal(t, 200, reply.StatusCode)
+	assert.Equal(t, webhookcheck.Criteria{RequireSuccess: true, MinThreshold: 0.7}, reply.Criteria)
+	reqs := rc.requests()
+	require.Len(t, reqs, 1)
+	assert.Equal(t, webhook.EventVerificationCheck, reqs[0].Header.Get("X-Service-Event"))
+	require.NoError(t, webhook.Verify("k", reqs[0].Body, reqs[0].Header.Get("X-Service-Signature")))
+	logs, err := e.db.Logs(ctx, check.ID, webhook.LogFilter{})
+	require.NoError(t, err)
+	require.Len(t, logs, 1)
+	assert.Equal(t, webhook.LogSuccess, logs[0].Status)
+
+	for name, r := range map[string]webhookcheck.Request{
+		"other organisation": {WebhookID: check.ID, ClientID: "theirs"},
+		"no webhook_id":      {ClientID: "mine"},
+		"unknown":            {WebhookID: "wh_nope", ClientID: "mine"},
+		"notification type":  {WebhookID: notify.ID, ClientID: "mine"},
+	} {
+		_, err := c.CallCheck(ctx, r)
+		assert.True(t, errors.Is(err, webhook.ErrCheckWebhook), "%s: %v", name, err)
+	}
+	assert.Len(t, rc.requests(), 1)
+}

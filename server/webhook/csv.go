@@ -1,0 +1,40 @@
+package webhook
+
+import (
+	"encoding/csv"
+	"io"
+	"strconv"
+)
+
+// CSVHeader is the first row of an exported log.
+var CSVHeader = []string{"timestamp", "event_type", "status", "response_code", "response_time_ms", "error_message", "attempt", "event_id", "delivery_id"}
+
+// WriteCSV exports log entries as CSV (RFC 4180), one row per attempt.
+// Cells that a spreadsheet would run as a formula are prefixed with a
+// quote.
+func WriteCSV(w io.Writer, entries []LogEntry) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(CSVHeader); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		code := ""
+		if e.ResponseCode != 0 {
+			code = strconv.Itoa(e.ResponseCode)
+		}
+		row := []string{e.Timestamp.UTC().Format(TimestampLayout), e.Event, e.Status, code,
+			strconv.FormatInt(e.ResponseTimeMS, 10), safeCell(e.Error), strconv.Itoa(e.Attempt), e.EventID, e.DeliveryID}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func safeCell(s string) string {
+	if s != "" && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@') {
+		return "'" + s
+	}
+	return s
+}
