@@ -368,10 +368,14 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 	} else {
 		fq = detail["jpeg_quality"].(float64)
 	}
-	if s.Front, err = encodeJPEG(front, fq); err != nil {
+	fo := 1
+	if truth.Capture.Front != nil {
+		fo = truth.Capture.Front.EXIFOrientation
+	}
+	if s.Front, err = exifJPEG(front, fq, fo); err != nil {
 		return nil, err
 	}
-	if s.Back, err = encodeJPEG(back, backCap.JPEGQuality); err != nil {
+	if s.Back, err = exifJPEG(back, backCap.JPEGQuality, backCap.EXIFOrientation); err != nil {
 		return nil, err
 	}
 	sq := sel.JPEG
