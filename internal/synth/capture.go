@@ -505,8 +505,14 @@ func drawThumb(f *fimg, quad [4]vec, t Thumb) {
 		pts = append(pts, tip.sub(in.mul(width*0.5)).add(across.mul(width*0.5*math.Cos(th))).add(in.mul(width*0.5*math.Sin(th))))
 	}
 	// the thumb widens a little towards the hand
+	// and past the knuckle opens into the hand
 	knuckle := tip.add(out.mul(width * 1.6))
-	pts = append(pts, knuckle.sub(across.mul(width*0.62)), far.sub(across.mul(width*0.68)), far.add(across.mul(width*0.68)), knuckle.add(across.mul(width*0.62)))
+	palm := tip.add(out.mul(width * 2.8))
+	if exit+width < width*2.8 {
+		palm = far
+	}
+	pts = append(pts, knuckle.sub(across.mul(width*0.62)), palm.sub(across.mul(width*1.15)), far.sub(across.mul(width*1.4)),
+		far.add(across.mul(width*1.1)), palm.add(across.mul(width*0.8)), knuckle.add(across.mul(width*0.62)))
 	// a soft contact shadow first, then the thumb
 	var shadow path
 	off := vec{width * 0.06, width * 0.1}
