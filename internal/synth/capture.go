@@ -102,8 +102,8 @@ type Capture struct {
 	MotionAngleDeg   float64       `json:"motion_angle_deg"`
 	Noise            float64       `json:"noise"`
 	JPEGQuality      float64       `json:"jpeg_quality"`
-	BackgroundSeed   uint64        `json:"background_seed"`
-	NoiseSeed        uint64        `json:"noise_seed"`
+	BackgroundSeed   uint64        `json:"background_seed,string"`
+	NoiseSeed        uint64        `json:"noise_seed,string"`
 	HologramHueShift float64       `json:"hologram_hue_shift"`
 	// Thumb is the holder's thumb over the document's edge, when drawn.
 	Thumb *Thumb `json:"thumb"`

@@ -121,7 +121,7 @@ type CaptureTruth struct {
 type Truth struct {
 	Config      string `json:"config"`
 	Index       int    `json:"index"`
-	Seed        uint64 `json:"seed"`
+	Seed        uint64 `json:"seed,string"` // a string: JSON numbers lose 64-bit precision in many readers
 	Difficulty  string `json:"difficulty"`
 	Country     string `json:"country"`
 	DisplayName string `json:"display_name"`

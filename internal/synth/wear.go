@@ -8,7 +8,7 @@ type Wear struct {
 	Scratches int     `json:"scratches"`
 	Smudges   int     `json:"smudges"`
 	Fade      float64 `json:"fade"`
-	Seed      uint64  `json:"seed"`
+	Seed      uint64  `json:"seed,string"`
 }
 
 func drawWear(g *rng, d Difficulty) Wear {
