@@ -19,6 +19,11 @@ type ThresholdRule struct {
 	Default float64
 	Min     float64
 	Max     float64
+	// CheckDefault means the engine applies a threshold only when the
+	// workflow sets one; otherwise the check applies Default itself from its
+	// own configuration (the custom_webhook check takes the verification
+	// check webhook's minimum threshold, whose default is Default).
+	CheckDefault bool
 }
 
 // CheckInfo describes a built-in check independently of whether its
@@ -45,16 +50,16 @@ type CheckInfo struct {
 var Catalog = []CheckInfo{
 	{Name: CheckOCR, Cost: 2, Required: true, ErrorReason: "ocr_unavailable"},
 	{Name: CheckMRZ, Cost: 1, ErrorReason: "mrz_unavailable", Section: "mrz_parsed"},
-	{Name: CheckFace, Cost: 3, Threshold: &ThresholdRule{0.75, 0.60, 0.95},
+	{Name: CheckFace, Cost: 3, Threshold: &ThresholdRule{Default: 0.75, Min: 0.60, Max: 0.95},
 		LowConfidenceReason: "face_low_confidence", ErrorReason: "face_unavailable", Section: "photo_comparison"},
-	{Name: CheckLiveness, Cost: 2, Threshold: &ThresholdRule{0.80, 0.50, 0.95},
+	{Name: CheckLiveness, Cost: 2, Threshold: &ThresholdRule{Default: 0.80, Min: 0.50, Max: 0.95},
 		LowConfidenceReason: "liveness_low_confidence", ErrorReason: "liveness_unavailable", Section: "liveness_detection"},
-	{Name: CheckDocAuth, Cost: 4, Threshold: &ThresholdRule{0.75, 0.60, 0.95},
+	{Name: CheckDocAuth, Cost: 4, Threshold: &ThresholdRule{Default: 0.75, Min: 0.60, Max: 0.95},
 		LowConfidenceReason: "doc_confidence_below_review_band", ErrorReason: "doc_auth_unavailable", Section: "document_authenticity"},
 	{Name: CheckSanctions, Cost: 1, ErrorReason: "sanctions_unavailable", Section: "sanctions_screening"},
 	{Name: CheckAge, Cost: 1, ErrorReason: "age_unavailable"},
 	{Name: CheckAddress, Cost: 5, ErrorReason: "address_unavailable"},
-	{Name: CheckCustomWebhook, Cost: 3, Threshold: &ThresholdRule{0.85, 0.0, 1.0},
+	{Name: CheckCustomWebhook, Cost: 3, Threshold: &ThresholdRule{Default: 0.85, Min: 0.0, Max: 1.0, CheckDefault: true},
 		LowConfidenceReason: "custom_check_low_score", ErrorReason: "custom_check_unavailable"},
 }
 

@@ -108,7 +108,7 @@ func (w *Workflow) ThresholdFor(i int) (float64, bool) {
 	if cs.Threshold != nil {
 		return *cs.Threshold, true
 	}
-	if ci, ok := Info(cs.Name); ok && ci.Threshold != nil {
+	if ci, ok := Info(cs.Name); ok && ci.Threshold != nil && !ci.Threshold.CheckDefault {
 		return ci.Threshold.Default, true
 	}
 	return 0, false

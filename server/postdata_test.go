@@ -173,6 +173,13 @@ func TestPostdataTokensAndWorkflow(t *testing.T) {
 		}
 		return e.postJSON("/postdata", "", envelope("auth_config", "refreshAccessToken", f))
 	}
+	t.Run("organisation id is optional", func(t *testing.T) {
+		r := refreshWith(refresh, nil)
+		require.Equal(t, 200, r.status, string(r.body))
+		r = e.postJSON("/postdata", "", envelope("auth_config", "refreshAccessToken",
+			map[string]any{"refresh_token": refresh, "organisationId": e.org.ID + 1}))
+		assert.Equal(t, 401, r.code(), "organisationId, when sent, must match the token")
+	})
 	t.Run("client refresh token", func(t *testing.T) {
 		r := refreshWith(refresh, e.org.ID)
 		require.Equal(t, 200, r.status, string(r.body))
@@ -198,7 +205,6 @@ func TestPostdataTokensAndWorkflow(t *testing.T) {
 			org  any
 			code int
 		}{
-			{"missing organisation_id", e.wfFace.RefreshToken, nil, 104},
 			{"organisation_id not a number", e.wfFace.RefreshToken, "one", 104},
 			{"other organisation", e.wfFace.RefreshToken, e.org.ID + 1, 401},
 			{"access token as refresh token", access, e.org.ID, 401},

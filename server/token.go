@@ -146,9 +146,22 @@ func (s *Server) generateAccessToken(ctx context.Context, r *http.Request, env *
 // workflow.
 func (s *Server) refreshAccessToken(ctx context.Context, r *http.Request, env *envelope) (any, *APIError) {
 	raw := env.str("refresh_token")
-	org, orgOK := env.int("organisation_id")
-	if raw == "" || !orgOK {
-		return nil, apiErr(CodeInvalidRequest, "refresh_token and organisation_id (an integer) are required")
+	if raw == "" {
+		return nil, apiErr(CodeInvalidRequest, "refresh_token is required")
+	}
+	// The SDK also sends the organisation id (the spec does not name the
+	// field): organisation_id, or organisationId as its JWT calls it. It is
+	// optional, since a backend refreshes with the refresh token alone, but
+	// when sent it must be an integer and must match the token.
+	orgField := "organisation_id"
+	if _, ok := env.Fields[orgField]; !ok {
+		orgField = "organisationId"
+	}
+	org, orgOK := int64(0), true
+	if _, sent := env.Fields[orgField]; sent {
+		if org, orgOK = env.int(orgField); !orgOK {
+			return nil, apiErr(CodeInvalidRequest, "%s must be an integer", orgField)
+		}
 	}
 	c, err := s.tokens.parse(raw, tokenRefresh)
 	if err != nil {
@@ -159,7 +172,7 @@ func (s *Server) refreshAccessToken(ctx context.Context, r *http.Request, env *e
 		e.RetryAfter = retry
 		return nil, e
 	}
-	if c.Org != org {
+	if org != 0 && c.Org != org {
 		return nil, apiErr(CodeUnauthorized, "the refresh token does not belong to organisation %d", org)
 	}
 	cl, err := s.store.Client(ctx, c.Subject)

@@ -223,8 +223,8 @@ func TestCheckInEngine(t *testing.T) {
 		check    idv.Status
 	}{
 		{"accept", 200, `{"success":true,"score":0.95,"data":{"result":"clear","reason":"no match in registry"}}`, idv.Accept, idv.StatusPassed},
-		{"below the webhook threshold", 200, `{"success":true,"score":0.82}`, idv.Review, idv.StatusReview},
-		{"above the webhook's but below the workflow's", 200, `{"success":true,"score":0.81}`, idv.Review, idv.StatusReview},
+		{"below the webhook threshold", 200, `{"success":true,"score":0.75}`, idv.Review, idv.StatusReview},
+		{"the webhook's threshold decides when the workflow sets none", 200, `{"success":true,"score":0.81}`, idv.Accept, idv.StatusPassed},
 		{"failed", 200, `{"success":false,"score":0.2,"data":{"result":"fraud","reason":"listed"}}`, idv.Reject, idv.StatusFailed},
 		{"server error", 503, `oops`, idv.Review, idv.StatusError},
 		{"bad answer", 200, `{"success":true}`, idv.Review, idv.StatusError},
@@ -239,6 +239,18 @@ func TestCheckInEngine(t *testing.T) {
 			assert.Equal(t, 3, res.CheckResults[1].Units)
 		})
 	}
+
+	// A threshold the workflow sets is held against the score as well.
+	strict := 0.85
+	wf.Checks[1].Threshold = &strict
+	p, err = eng.Prepare(wf)
+	require.NoError(t, err)
+	ep.set(200, `{"success":true,"score":0.81}`)
+	res, err := p.Verify(context.Background(), idv.Input{Config: "kenya_national_id", ClientID: "c1", WorkflowID: "wf1", RequestID: "r1"})
+	require.NoError(t, err)
+	assert.Equal(t, idv.Review, res.Decision)
+	assert.Equal(t, []string{"custom_check_low_score"}, res.DecisionReasons)
+
 	ep.mu.Lock()
 	defer ep.mu.Unlock()
 	assert.Equal(t, "tambua-test-client", ep.clientCN)
