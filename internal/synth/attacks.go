@@ -232,7 +232,7 @@ func screenshot(card *image.RGBA, fs *fonts, g *rng) (*fimg, map[string]any) {
 	var batt path
 	batt.rect(float64(w-78), 20, 40*g.rangef(0.2, 1), 18)
 	c.fill(&batt, rgb{80, 200, 90}, 1)
-	name := fmt.Sprintf("IMG-2026%04d-WA%04d.jpg", g.between(101, 1231), g.intn(10000))
+	name := fmt.Sprintf("IMG-2026%02d%02d-WA%04d.jpg", g.between(1, 12), g.between(1, 28), g.intn(10000))
 	var title path
 	fs.text(&title, textStyle{font: fontSans, size: 28}, "<", translate(24, 115))
 	fs.text(&title, textStyle{font: fontSans, size: 26}, name, translate(70, 115))

@@ -40,3 +40,16 @@ func BenchmarkSample(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "samples/s")
 }
+
+// BenchmarkStaticLayer draws the shared layer (background, security print,
+// captions) of one side, which each definition pays once per process.
+func BenchmarkStaticLayer(b *testing.B) {
+	d, _ := docdefs.Default().Definition("kenya_national_id")
+	r, err := newRenderer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		r.drawStatic(d, "front")
+	}
+}

@@ -43,6 +43,7 @@ type ranges struct {
 	colourTemperature float64
 	portrait          bool    // always shoot in portrait orientation
 	thumbP            float64 // chance of a thumb over the edge
+	exifP             float64 // chance the JPEG stores turned pixels with an EXIF orientation
 }
 
 var skinTones = []rgb{{92, 60, 45}, {120, 80, 60}, {150, 105, 80}, {175, 130, 100}, {200, 155, 125}, {225, 185, 160}}
@@ -50,14 +51,14 @@ var skinTones = []rgb{{92, 60, 45}, {120, 80, 60}, {150, 105, 80}, {175, 130, 10
 var difficultyRanges = map[Difficulty]ranges{
 	Easy: {tilt: 5, rotation: 6, fill: [2]float64{0.62, 0.9}, uneven: [2]float64{0, 0.12}, vignette: [2]float64{0, 0.12},
 		exposure: [2]float64{0.95, 1.06}, glareP: 0.15, glare: [2]float64{0.15, 0.35}, defocus: [2]float64{0, 0.6},
-		motionP: 0, noise: [2]float64{1, 3}, jpeg: [2]float64{0.85, 0.95}, colourTemperature: 0.3, thumbP: 0.1},
+		motionP: 0, noise: [2]float64{1, 3}, jpeg: [2]float64{0.85, 0.95}, colourTemperature: 0.3, thumbP: 0.1, exifP: 0},
 	Medium: {tilt: 12, rotation: 25, quarterTurn: 0.2, fill: [2]float64{0.45, 0.85}, uneven: [2]float64{0.08, 0.3},
 		vignette: [2]float64{0.05, 0.25}, exposure: [2]float64{0.82, 1.1}, glareP: 0.4, glare: [2]float64{0.25, 0.6},
 		defocus: [2]float64{0.3, 1.4}, motionP: 0.3, motion: [2]float64{2, 6}, noise: [2]float64{2, 6},
-		jpeg: [2]float64{0.7, 0.92}, colourTemperature: 0.6, thumbP: 0.25},
+		jpeg: [2]float64{0.7, 0.92}, colourTemperature: 0.6, thumbP: 0.25, exifP: 0.15},
 	Hard: {tilt: 20, rotation: 360, fill: [2]float64{0.3, 0.75}, uneven: [2]float64{0.2, 0.5}, vignette: [2]float64{0.1, 0.4},
 		exposure: [2]float64{0.7, 1.15}, glareP: 0.7, glare: [2]float64{0.4, 0.9}, defocus: [2]float64{0.8, 2.4},
-		motionP: 0.5, motion: [2]float64{3, 11}, noise: [2]float64{4, 10}, jpeg: [2]float64{0.5, 0.8}, colourTemperature: 1, thumbP: 0.35},
+		motionP: 0.5, motion: [2]float64{3, 11}, noise: [2]float64{4, 10}, jpeg: [2]float64{0.5, 0.8}, colourTemperature: 1, thumbP: 0.35, exifP: 0.3},
 }
 
 // Glare is a specular highlight on the card.
@@ -101,11 +102,14 @@ type Capture struct {
 	MotionAngleDeg   float64       `json:"motion_angle_deg"`
 	Noise            float64       `json:"noise"`
 	JPEGQuality      float64       `json:"jpeg_quality"`
-	BackgroundSeed   uint64        `json:"background_seed"`
-	NoiseSeed        uint64        `json:"noise_seed"`
+	BackgroundSeed   uint64        `json:"background_seed,string"`
+	NoiseSeed        uint64        `json:"noise_seed,string"`
 	HologramHueShift float64       `json:"hologram_hue_shift"`
 	// Thumb is the holder's thumb over the document's edge, when drawn.
 	Thumb *Thumb `json:"thumb"`
+	// EXIFOrientation is the orientation tag of the stored JPEG (1, 3, 6
+	// or 8); every coordinate above is of the picture as displayed.
+	EXIFOrientation int `json:"exif_orientation"`
 }
 
 // Thumb is a thumb holding the document: its tip reaches Depth (a share
@@ -135,6 +139,7 @@ func heldRanges(d Difficulty) ranges {
 	rg.fill = [2]float64{0.72, 0.95}
 	rg.glareP *= 0.5
 	rg.portrait = true
+	rg.exifP = 0 // the recaptured selfie is stored upright
 	return rg
 }
 
@@ -211,6 +216,10 @@ func drawCaptureR(g *rng, rg ranges, docW, docH int) Capture {
 	if g.chance(rg.thumbP) {
 		c.Thumb = &Thumb{Edge: g.intn(4), T: round3(g.rangef(0.2, 0.8)), Depth: round3(g.rangef(0.02, 0.07)),
 			AngleDeg: round2(g.rangef(-25, 25)), Skin: toInts(pick(g, skinTones))}
+	}
+	c.EXIFOrientation = 1
+	if g.chance(rg.exifP) {
+		c.EXIFOrientation = pick(g, []int{3, 6, 6, 8})
 	}
 	c.BackgroundSeed = g.r.Uint64()
 	c.NoiseSeed = g.r.Uint64() | 1
@@ -496,8 +505,14 @@ func drawThumb(f *fimg, quad [4]vec, t Thumb) {
 		pts = append(pts, tip.sub(in.mul(width*0.5)).add(across.mul(width*0.5*math.Cos(th))).add(in.mul(width*0.5*math.Sin(th))))
 	}
 	// the thumb widens a little towards the hand
+	// and past the knuckle opens into the hand
 	knuckle := tip.add(out.mul(width * 1.6))
-	pts = append(pts, knuckle.sub(across.mul(width*0.62)), far.sub(across.mul(width*0.68)), far.add(across.mul(width*0.68)), knuckle.add(across.mul(width*0.62)))
+	palm := tip.add(out.mul(width * 2.8))
+	if exit+width < width*2.8 {
+		palm = far
+	}
+	pts = append(pts, knuckle.sub(across.mul(width*0.62)), palm.sub(across.mul(width*1.15)), far.sub(across.mul(width*1.4)),
+		far.add(across.mul(width*1.1)), palm.add(across.mul(width*0.8)), knuckle.add(across.mul(width*0.62)))
 	// a soft contact shadow first, then the thumb
 	var shadow path
 	off := vec{width * 0.06, width * 0.1}

@@ -61,15 +61,12 @@ type labelLayout struct {
 // shares: background, security print, captions, titles. It is drawn once
 // per definition and side and copied for each sample.
 type staticSide struct {
-	img    *image.RGBA
-	tint   rgb // average background colour, for patches and photocopies
-	labels map[string]labelLayout
+	img  *image.RGBA
+	tint rgb // the background's main colour, for patches
 }
 
 type renderer struct {
 	fonts *fonts
-	mu    sync.Mutex
-	cache map[string]*staticSide
 }
 
 var sharedStatic = struct {
@@ -439,7 +436,7 @@ func (r *renderer) drawStatic(d *idv.DocumentDefinition, side string) *staticSid
 		p.rect(x-6, y-4, zw+12, zh+8)
 		c.fill(&p, cols[0].mix(rgb{250, 250, 250}, 0.4), 0.55)
 	}
-	return &staticSide{img: c.img, tint: cols[0], labels: labels}
+	return &staticSide{img: c.img, tint: cols[0]}
 }
 
 func flagPalette(f []rgb) []rgb {
@@ -477,6 +474,7 @@ type sideInput struct {
 	hueShift float64     // hologram colour at this viewing angle
 	edits    sideEdits
 	sigSeed  uint64
+	wear     Wear
 }
 
 // renderSide draws one side of a document for an identity. The result is
@@ -568,6 +566,7 @@ func (r *renderer) renderSide(d *idv.DocumentDefinition, side string, in sideInp
 			hologram(c, x, y, zw, zh, in.hueShift, 0.38, newRNG(hashString(d.Config), 5))
 		}
 	}
+	applyWear(c, in.wear)
 	laminate(c, st.laminateFx, g)
 	// the card's edge catches the light
 	rad := st.radiusMM * pxPerMM

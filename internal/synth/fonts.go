@@ -13,21 +13,27 @@ import (
 // Font files from Debian's fonts-dejavu-core, fonts-liberation2 and
 // fonts-ocr-b (scripts/setup.sh installs them).
 const (
-	fontSans         = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-	fontSansBold     = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
-	fontCond         = "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf"
-	fontCondBold     = "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf"
+	fontSans     = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+	fontSansBold = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+	// the condensed cuts are DejaVu Sans narrowed, since the condensed
+	// files are in fonts-dejavu-extra, which setup does not install
+	fontCond         = "DejaVuSans narrowed"
+	fontCondBold     = "DejaVuSans-Bold narrowed"
 	fontLibSans      = "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf"
 	fontLibSansBold  = "/usr/share/fonts/truetype/liberation2/LiberationSans-Bold.ttf"
 	fontLibSerif     = "/usr/share/fonts/truetype/liberation2/LiberationSerif-Regular.ttf"
 	fontLibSerifBold = "/usr/share/fonts/truetype/liberation2/LiberationSerif-Bold.ttf"
-	fontSerifBold    = "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf"
-	fontMono         = "/usr/share/fonts/truetype/liberation2/LiberationMono-Regular.ttf"
 	fontOCRB         = "/usr/share/fonts/opentype/ocr-b/OCRB.otf"
 	// fontOCRBS has the same design; x/image's CFF reader cannot read the
 	// flex hints OCRB.otf uses in '<' and '8', so those come from here.
 	fontOCRBS = "/usr/share/fonts/opentype/ocr-b/OCRBS.otf"
 )
+
+// narrowed are fonts drawn from another file at a horizontal scale.
+var narrowed = map[string]struct {
+	file  string
+	scale float64
+}{fontCond: {fontSans, 0.86}, fontCondBold: {fontSansBold, 0.86}}
 
 // fallbacks name, per font, a font of the same design to take a glyph from
 // when the first cannot be read.
@@ -61,13 +67,16 @@ type fonts struct {
 
 func newFonts() (*fonts, error) {
 	fs := &fonts{byPath: map[string]*sfnt.Font{}}
-	for _, p := range []string{fontSans, fontSansBold, fontCond, fontCondBold, fontLibSans, fontLibSansBold,
-		fontLibSerif, fontLibSerifBold, fontSerifBold, fontMono, fontOCRB, fontOCRBS} {
+	for _, p := range []string{fontSans, fontSansBold, fontLibSans, fontLibSansBold,
+		fontLibSerif, fontLibSerifBold, fontOCRB, fontOCRBS} {
 		f, err := loadFont(p)
 		if err != nil {
 			return nil, err
 		}
 		fs.byPath[p] = f
+	}
+	for name, n := range narrowed {
+		fs.byPath[name] = fs.byPath[n.file]
 	}
 	return fs, nil
 }
@@ -89,6 +98,9 @@ func (fs *fonts) measure(st textStyle, s string) float64 {
 	sx := st.scaleX
 	if sx == 0 {
 		sx = 1
+	}
+	if n, ok := narrowed[st.font]; ok {
+		sx *= n.scale
 	}
 	var w float64
 	prev := sfnt.GlyphIndex(0)
@@ -127,6 +139,9 @@ func (fs *fonts) text(p *path, st textStyle, s string, m affine) float64 {
 	sx := st.scaleX
 	if sx == 0 {
 		sx = 1
+	}
+	if n, ok := narrowed[st.font]; ok {
+		sx *= n.scale
 	}
 	var x float64
 	prev := sfnt.GlyphIndex(0)

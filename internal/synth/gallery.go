@@ -24,9 +24,13 @@ func Gallery(samples []*Sample) (*image.RGBA, error) {
 		var r row
 		x := gap
 		for _, b := range [][]byte{s.Front, s.Back, s.Selfie} {
-			img, err := jpeg.Decode(bytes.NewReader(b))
+			dec, err := jpeg.Decode(bytes.NewReader(b))
 			if err != nil {
 				return nil, fmt.Errorf("synth: gallery: %w", err)
+			}
+			var img image.Image = dec
+			if o := exifOrientation(b); o != 1 {
+				img = display(dec, o).toRGBA()
 			}
 			r.imgs = append(r.imgs, img)
 			x += img.Bounds().Dx()*rowH/img.Bounds().Dy() + gap

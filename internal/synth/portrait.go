@@ -79,22 +79,31 @@ func portraitOn(bg *image.RGBA, face *image.RGBA, w, h int, p Portrait) *image.R
 	fw := p.FaceScale * float64(w)
 	cx, cy := p.CentreX*float64(w), p.CentreY*float64(h)
 	skin := skinTone(face)
-	// shoulders with a soft outline, then the neck
+	// the neck, then shoulders over its base like a crew-neck shirt
 	clothing := fromInts(p.Clothing)
+	var neck path
+	neck.polygon([]vec{{cx - fw*0.18, cy + fw*0.3}, {cx + fw*0.18, cy + fw*0.3}, {cx + fw*0.21, cy + fw*0.95}, {cx - fw*0.21, cy + fw*0.95}})
+	c.fillFunc(&neck, 1, func(x, y int) rgb {
+		// in shade under the chin, lighter lower down, rounded at the sides
+		t := clamp((float64(y)-(cy+fw*0.4))/(fw*0.4), 0, 1)
+		side := math.Abs(float64(x)-cx) / (fw * 0.21)
+		return skin.scale((0.6 + 0.22*t) * (1 - 0.2*side*side))
+	})
 	for i, k := range []float64{1.06, 1.04, 1.02, 1} {
 		var sh path
-		sh.ellipse(vec{cx, cy + fw*1.1}, fw*1.12*k, fw*0.48*k, 64)
-		sh.rect(cx-fw*1.12*k, cy+fw*1.1, fw*2.24*k, float64(h))
+		sh.ellipse(vec{cx, cy + fw*1.12}, fw*1.12*k, fw*0.46*k, 64)
+		sh.rect(cx-fw*1.12*k, cy+fw*1.12, fw*2.24*k, float64(h))
 		c.fill(&sh, clothing, []float64{0.25, 0.4, 0.6, 1}[i])
 	}
-	var neck path
-	neck.polygon([]vec{{cx - fw*0.19, cy + fw*0.3}, {cx + fw*0.19, cy + fw*0.3}, {cx + fw*0.22, cy + fw*0.7}, {cx, cy + fw*0.86}, {cx - fw*0.22, cy + fw*0.7}})
-	c.fillFunc(&neck, 1, func(x, y int) rgb {
-		// in shade under the chin, lighter towards the collar
-		t := clamp((float64(y)-(cy+fw*0.4))/(fw*0.4), 0, 1)
-		side := math.Abs(float64(x)-cx) / (fw * 0.22)
-		return skin.scale((0.6 + 0.22*t) * (1 - 0.15*side*side))
-	})
+	// the neckline: a darker curve where the shirt meets the neck
+	var nl path
+	var arc []vec
+	for i := 0; i <= 20; i++ {
+		a := math.Pi * float64(i) / 20
+		arc = append(arc, vec{cx - fw*0.24*math.Cos(a), cy + fw*0.7 + fw*0.1*math.Sin(a)})
+	}
+	nl.stroke(arc, fw*0.035)
+	c.fill(&nl, clothing.scale(0.7), 0.8)
 	// hair (or a bald crown) behind the top of the face oval, soft-edged
 	hairCol := fromInts(p.Hair)
 	for i := 0; i < 8; i++ {

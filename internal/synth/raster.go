@@ -45,8 +45,6 @@ func (c rgb) mix(o rgb, t float64) rgb {
 
 func (c rgb) scale(f float64) rgb { return rgb{c.R * f, c.G * f, c.B * f} }
 
-func (c rgb) luma() float64 { return 0.299*c.R + 0.587*c.G + 0.114*c.B }
-
 // hsv builds a colour from hue (0..1, wraps), saturation and value (0..1).
 func hsv(h, s, v float64) rgb {
 	h -= math.Floor(h)
@@ -99,7 +97,6 @@ func (m affine) then(n affine) affine {
 }
 
 func translate(x, y float64) affine { return affine{A: 1, E: 1, C: x, F: y} }
-func scaleXY(sx, sy float64) affine { return affine{A: sx, E: sy} }
 func rotate(th float64) affine {
 	s, c := math.Sincos(th)
 	return affine{A: c, B: -s, D: s, E: c}

@@ -121,7 +121,7 @@ type CaptureTruth struct {
 type Truth struct {
 	Config      string `json:"config"`
 	Index       int    `json:"index"`
-	Seed        uint64 `json:"seed"`
+	Seed        uint64 `json:"seed,string"` // a string: JSON numbers lose 64-bit precision in many readers
 	Difficulty  string `json:"difficulty"`
 	Country     string `json:"country"`
 	DisplayName string `json:"display_name"`
@@ -137,9 +137,11 @@ type Truth struct {
 	Barcode          *BarcodeTruth     `json:"barcode"`
 	Person           PersonTruth       `json:"person"`
 	SelfieSamePerson bool              `json:"selfie_same_person"`
-	Attack           *string           `json:"attack"`
-	AttackDetail     map[string]any    `json:"attack_detail,omitempty"`
-	Capture          CaptureTruth      `json:"capture"`
+	// Wear is the document's scratches, smudges and fading.
+	Wear         Wear           `json:"wear"`
+	Attack       *string        `json:"attack"`
+	AttackDetail map[string]any `json:"attack_detail,omitempty"`
+	Capture      CaptureTruth   `json:"capture"`
 }
 
 // SampleSeed is the seed of sample index of a run seeded with seed.
@@ -247,7 +249,8 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 	backCap := drawCapture(cg, gen.opts.Difficulty, fw, fh)
 	pose := cardPortrait(root.fork("pose"), cardFace)
 	sigSeed := root.fork("signature").r.Uint64()
-	in := sideInput{id: id, face: cardFace, pose: pose, ghost: cardFace, hueShift: frontCap.HologramHueShift, edits: edits, sigSeed: sigSeed}
+	wear := drawWear(root.fork("wear"), gen.opts.Difficulty)
+	in := sideInput{id: id, face: cardFace, pose: pose, ghost: cardFace, hueShift: frontCap.HologramHueShift, edits: edits, sigSeed: sigSeed, wear: wear}
 	frontImg, err := r.renderSide(d, "front", in)
 	if err != nil {
 		return nil, err
@@ -268,7 +271,7 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 		Config: d.Config, Index: index, Seed: seed, Difficulty: string(gen.opts.Difficulty), Country: d.Country,
 		DisplayName: d.DisplayName, BackSide: backSide,
 		FieldSchema: append([]string(nil), d.FieldSchema...), Combined: map[string]string{}, Printed: map[string]string{},
-		MRZLines: []string{}, Person: person,
+		MRZLines: []string{}, Person: person, Wear: wear,
 		SelfieSamePerson: person.SelfiePerson == person.CardPerson,
 	}
 	for _, name := range d.FieldSchema {
@@ -365,10 +368,14 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 	} else {
 		fq = detail["jpeg_quality"].(float64)
 	}
-	if s.Front, err = encodeJPEG(front, fq); err != nil {
+	fo := 1
+	if truth.Capture.Front != nil {
+		fo = truth.Capture.Front.EXIFOrientation
+	}
+	if s.Front, err = exifJPEG(front, fq, fo); err != nil {
 		return nil, err
 	}
-	if s.Back, err = encodeJPEG(back, backCap.JPEGQuality); err != nil {
+	if s.Back, err = exifJPEG(back, backCap.JPEGQuality, backCap.EXIFOrientation); err != nil {
 		return nil, err
 	}
 	sq := sel.JPEG

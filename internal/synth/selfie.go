@@ -19,8 +19,8 @@ type Selfie struct {
 	Defocus    float64  `json:"defocus_sigma"`
 	Noise      float64  `json:"noise"`
 	JPEG       float64  `json:"jpeg_quality"`
-	RoomSeed   uint64   `json:"room_seed"`
-	NoiseSeed  uint64   `json:"noise_seed"`
+	RoomSeed   uint64   `json:"room_seed,string"`
+	NoiseSeed  uint64   `json:"noise_seed,string"`
 }
 
 var roomKinds = []string{"office", "living_room", "outdoor", "plain_wall", "kitchen"}
