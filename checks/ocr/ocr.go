@@ -120,7 +120,7 @@ type Extraction struct {
 	// Resolved names fields whose print was ambiguous between letters and
 	// digits (O/0, I/1...) and was settled by a trusted MRZ.
 	Resolved []string
-	conf    float64
+	conf     float64
 	// keyword evidence for the document type (0..1).
 	keywords float64
 	// mrzMatch: the MRZ read has the definition's format and document code.

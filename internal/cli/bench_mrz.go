@@ -16,7 +16,11 @@ import (
 	"time"
 
 	"github.com/tambua/tambua/checks/mrz"
+	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/degrade"
+	"github.com/tambua/tambua/internal/synth"
+	"github.com/tambua/tambua/vision"
 )
 
 func init() {
@@ -72,6 +76,7 @@ func runBenchMRZ(ctx context.Context, env *Env, args []string) error {
 	font := fs.String("font", mrz.DefaultFont, "OCR-B font")
 	tess := fs.String("tesseract", "tesseract", "tesseract binary for the baseline (empty: skip)")
 	verbose := fs.Bool("v", false, "list the misreads")
+	synthN := fs.Int("synth", 30, "synthetic captures per difficulty (0: skip)")
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
@@ -148,6 +153,10 @@ func runBenchMRZ(ctx context.Context, env *Env, args []string) error {
 			degraded.add(c.name+" "+k.Name, got, c.lines, time.Since(start))
 		}
 	}
+	synthScores, err := benchSynthMRZ(ctx, r, *synthN)
+	if err != nil {
+		return err
+	}
 	for _, c := range crops {
 		img, err := decodeImage(c.path)
 		if err != nil {
@@ -191,13 +200,20 @@ func runBenchMRZ(ctx context.Context, env *Env, args []string) error {
 	base.row(w, "tesseract mrz, specimen images")
 	baseCrops.row(w, "tesseract mrz, line crops")
 	degraded.row(w, "tambua, specimens tilted/rescaled/JPEG")
-	fmt.Fprintln(w, "synthetic captures (internal/synth)\tnot available yet\t\t\t")
+	for _, d := range synthScores {
+		d.score.row(w, "tambua, synthetic captures (whole photo), "+d.difficulty)
+		d.check.row(w, "mrz_parsing on the rectified card, "+d.difficulty)
+	}
 	w.Flush()
 	fmt.Fprintf(env.Stdout, "memory: %.1f MB allocated per specimen image, %.1f MB heap in use after the run\n",
 		float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(len(specimens))/(1<<20), float64(ms1.HeapInuse)/(1<<20))
 	if *verbose {
 		fmt.Fprintf(env.Stdout, "tambua misses: %v\ntambua crop misses: %v\ntambua degraded misses: %v\ntesseract misses: %v\ntesseract crop misses: %v\n",
 			ours.misses, ourCrops.misses, degraded.misses, base.misses, baseCrops.misses)
+		for _, d := range synthScores {
+			fmt.Fprintf(env.Stdout, "tambua synthetic %s misses: %v\nmrz_parsing on rectified %s misses: %v\n",
+				d.difficulty, d.score.misses, d.difficulty, d.check.misses)
+		}
 	}
 	return nil
 }
@@ -269,4 +285,83 @@ func mrzLinesOf(text string, n int) []string {
 		return cands
 	}
 	return cands[len(cands)-n:]
+}
+
+type synthMRZScore struct {
+	difficulty string
+	score      *mrzScore
+	// check scores the mrz_parsing check on the card the capture pipeline
+	// rectified, as a verification reads it.
+	check *mrzScore
+}
+
+// benchSynthMRZ reads the MRZ of n synthetic captures per difficulty, over
+// the definitions that print one, from the side that carries it.
+func benchSynthMRZ(ctx context.Context, r *mrz.Reader, n int) ([]synthMRZScore, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	var defs []*idv.DocumentDefinition
+	for _, d := range docdefs.Default().All() {
+		if d.MRZ != nil {
+			defs = append(defs, d)
+		}
+	}
+	var out []synthMRZScore
+	for _, diff := range []synth.Difficulty{synth.Easy, synth.Medium, synth.Hard} {
+		gen, err := synth.New(synth.Options{Definitions: defs, Seed: 4242, Difficulty: diff, ImpostorRate: -1})
+		if err != nil {
+			return nil, err
+		}
+		sc, cc := &mrzScore{}, &mrzScore{}
+		ck := mrz.NewCheck(r)
+		for i := 0; i < n; i++ {
+			smp, err := gen.Sample(ctx, i)
+			if err != nil {
+				return nil, err
+			}
+			d, _ := docdefs.Default().Definition(smp.Truth.Config)
+			data := smp.Back
+			if d.MRZ.Zone.Side == "front" {
+				data = smp.Front
+			}
+			img, err := vision.Decode(data) // honours the EXIF orientation phones write
+			if err != nil {
+				return nil, err
+			}
+			start := time.Now()
+			var got []string
+			if rd, err := r.Read(ctx, img); err == nil {
+				got = rd.Lines
+				if m, perr := mrz.Parse(rd.Lines, mrz.Options{Repair: true}); perr == nil {
+					got = m.Lines
+				}
+			} else if !errors.Is(err, mrz.ErrNotFound) {
+				return nil, err
+			}
+			name := fmt.Sprintf("%s#%d", smp.Truth.Config, i)
+			sc.add(name, got, smp.Truth.MRZLines, time.Since(start))
+
+			side, slot, derived := "back", idv.SlotBack, idv.ImageBackRectified
+			if d.MRZ.Zone.Side == "front" {
+				side, slot, derived = "front", idv.SlotFront, idv.ImageFrontRectified
+			}
+			cs := idv.NewCase(map[string]idv.Image{slot: {Data: data}})
+			cs.Definition = d
+			start = time.Now()
+			if card, err := vision.Rectify(img, d, side); err == nil {
+				cs.SetDerived(derived, card.Image)
+			}
+			got = nil
+			if _, err := ck.Run(ctx, cs); err != nil {
+				return nil, err
+			}
+			if m := cs.MRZ(); m != nil {
+				got = m.Lines
+			}
+			cc.add(name, got, smp.Truth.MRZLines, time.Since(start))
+		}
+		out = append(out, synthMRZScore{difficulty: string(diff), score: sc, check: cc})
+	}
+	return out, nil
 }
