@@ -116,12 +116,17 @@ type benchFaceReport struct {
 	Pool         int     `json:"pool"`
 	GOMAXPROCS   int     `json:"gomaxprocs"`
 	Similarity   string  `json:"similarity"`
+	// Synth holds the card-photo versus selfie pairs (-synth N > 0).
+	Synth *synthFaceReport `json:"synth,omitempty"`
 }
 
 func runBenchFace(ctx context.Context, env *Env, args []string) error {
 	fs := NewFlags(env, "bench face")
 	johns := fs.String("johns", face.JohnsDir, "folder of the johns photos (one folder per person)")
 	models := fs.String("models", "", "folder of the dlib models")
+	synthN := fs.Int("synth", 60, "synthetic card/selfie samples to score as well (0: johns only)")
+	synthLevel := fs.String("difficulty", "medium", "capture difficulty of the synthetic samples")
+	synthSeed := fs.Uint64("seed", 1, "seed of the synthetic samples")
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
@@ -176,6 +181,11 @@ func runBenchFace(ctx context.Context, env *Env, args []string) error {
 		rep.Johns.ROC = append(rep.Johns.ROC, face.RatesAt(pairs, th))
 	}
 	rep.Similarity = fmt.Sprintf("1/(1+exp(%g*(d-%.4f)))", face.Slope, face.Midpoint)
+	if *synthN > 0 {
+		if rep.Synth, err = benchSynthFaces(ctx, face.New(dir), *synthN, *synthLevel, *synthSeed); err != nil {
+			return err
+		}
+	}
 	enc := json.NewEncoder(env.Stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(rep)

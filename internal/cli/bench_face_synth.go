@@ -1,0 +1,191 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/tambua/tambua/checks/face"
+	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/facerec"
+	"github.com/tambua/tambua/internal/synth"
+	"github.com/tambua/tambua/vision"
+)
+
+// synthFaceReport is the card-photo versus selfie part of bench face.
+type synthFaceReport struct {
+	Samples    int    `json:"samples"`
+	Difficulty string `json:"difficulty"`
+	Seed       uint64 `json:"seed,string"`
+	// IDFrom counts where the ID face was looked for: the photo zone of
+	// the rectified card (id_photo) or, when OCR found no card, the raw
+	// capture, as the face_matching check does.
+	IDFrom          map[string]int `json:"id_face_from"`
+	NoFaceInID      int            `json:"no_face_in_id"`
+	NoFaceInSelfie  int            `json:"no_face_in_selfie"`
+	GenuineMedian   float64        `json:"genuine_distance_median"`
+	GenuineMax      float64        `json:"genuine_distance_max"`
+	ImpostorMin     float64        `json:"impostor_distance_min"`
+	AtDefault       face.Rates     `json:"at_default"`
+	ROC             []face.Rates   `json:"roc"`
+	SameSampleRates face.Rates     `json:"same_sample_pairs_at_default"`
+	// Selfie timings: detect + landmarks + embed of a whole synthetic
+	// selfie (the longer side worked at 640 px), wall and process CPU.
+	SelfieMSMedian    float64 `json:"selfie_detect_embed_ms_median"`
+	SelfieMSP95       float64 `json:"selfie_detect_embed_ms_p95"`
+	SelfieCPUMSMedian float64 `json:"selfie_detect_embed_cpu_ms_median"`
+}
+
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
+
+func round1(f float64) float64 { return math.Round(f*10) / 10 }
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
+
+// benchSynthFaces renders n clean synthetic samples, finds the ID face the
+// way the face_matching check does (OCR rectifies the card and cuts the
+// photo zone) and the selfie face, then scores every card/selfie pair:
+// genuine when the card and the selfie show the same johns person. A
+// sample's own pair is the product's case; pairs across samples add
+// impostors (and genuine pairs of a person drawn twice).
+func benchSynthFaces(ctx context.Context, m *face.Matcher, n int, diff string, seed uint64) (*synthFaceReport, error) {
+	d, err := synth.ParseDifficulty(diff)
+	if err != nil {
+		return nil, err
+	}
+	defs := docdefs.Default()
+	gen, err := synth.New(synth.Options{Definitions: defs.All(), Seed: seed, Difficulty: d, ImpostorRate: -1})
+	if err != nil {
+		return nil, err
+	}
+	eng := idv.New(idv.WithDefinitions(defs))
+	defer eng.Close()
+	prepared := map[string]*idv.Prepared{}
+
+	rep := &synthFaceReport{Samples: n, Difficulty: diff, Seed: seed, IDFrom: map[string]int{}}
+	type side struct {
+		person string
+		desc   *facerec.Descriptor
+	}
+	var wall, cpu []float64
+	ids := make([]side, n)
+	selfies := make([]side, n)
+	for i := 0; i < n; i++ {
+		s, err := gen.Sample(ctx, i)
+		if err != nil {
+			return nil, err
+		}
+		p, ok := prepared[s.Truth.Config]
+		if !ok {
+			wf := &idv.Workflow{Name: "face bench " + s.Truth.Config, DocumentTypes: []string{s.Truth.Config},
+				Checks: []idv.CheckSpec{{Name: idv.CheckOCR}}}
+			if p, err = eng.Prepare(wf); err != nil {
+				return nil, err
+			}
+			prepared[s.Truth.Config] = p
+		}
+		var idPhoto image.Image
+		in := idv.Input{Config: s.Truth.Config, Images: map[string]idv.Image{idv.SlotFront: {Data: s.Front}}, ClientID: "bench",
+			StoreImage: func(_ context.Context, name string, img image.Image) (string, error) {
+				if name == idv.ImageIDPhoto {
+					idPhoto = img
+				}
+				return name, nil
+			}}
+		if len(s.Back) > 0 && s.Truth.BackSide == "back" {
+			in.Images[idv.SlotBack] = idv.Image{Data: s.Back}
+		}
+		if _, err := p.Verify(ctx, in); err != nil {
+			return nil, fmt.Errorf("sample %d: %w", i, err)
+		}
+		if idPhoto == nil {
+			rep.IDFrom["capture"]++
+			if idPhoto, err = vision.Decode(s.Front); err != nil {
+				return nil, fmt.Errorf("sample %d front: %w", i, err)
+			}
+		} else {
+			rep.IDFrom["id_photo"]++
+		}
+		idFace, err := m.Dominant(ctx, idPhoto)
+		if err != nil {
+			return nil, err
+		}
+		selfieImg, err := facerec.Decode(s.Selfie)
+		if err != nil {
+			return nil, fmt.Errorf("sample %d selfie: %w", i, err)
+		}
+		t0, c0 := time.Now(), processCPU()
+		selfieFace, err := m.Dominant(ctx, selfieImg)
+		if err != nil {
+			return nil, err
+		}
+		wall = append(wall, float64(time.Since(t0).Microseconds())/1000)
+		cpu = append(cpu, float64((processCPU()-c0).Microseconds())/1000)
+		ids[i].person = s.Truth.Person.CardPerson
+		selfies[i].person = s.Truth.Person.SelfiePerson
+		if idFace.Face != nil {
+			ids[i].desc = &idFace.Face.Descriptor
+		} else {
+			rep.NoFaceInID++
+		}
+		if selfieFace.Face != nil {
+			selfies[i].desc = &selfieFace.Face.Descriptor
+		} else {
+			rep.NoFaceInSelfie++
+		}
+	}
+
+	var all, own []face.Pair
+	var genuine, impostor []float64
+	for i := range ids {
+		for j := range selfies {
+			p := face.Pair{A: fmt.Sprintf("card %d", i), B: fmt.Sprintf("selfie %d", j), Same: ids[i].person == selfies[j].person}
+			if ids[i].desc == nil || selfies[j].desc == nil {
+				p.Missing = true
+			} else {
+				p.Distance = facerec.Distance(*ids[i].desc, *selfies[j].desc)
+				if p.Same {
+					genuine = append(genuine, p.Distance)
+				} else {
+					impostor = append(impostor, p.Distance)
+				}
+			}
+			all = append(all, p)
+			if i == j {
+				own = append(own, p)
+			}
+		}
+	}
+	rep.SelfieMSMedian = round1(median(wall))
+	rep.SelfieCPUMSMedian = round1(median(cpu))
+	if len(wall) > 0 {
+		sort.Float64s(wall)
+		rep.SelfieMSP95 = round1(wall[len(wall)*95/100])
+	}
+	sort.Float64s(genuine)
+	sort.Float64s(impostor)
+	if len(genuine) > 0 {
+		rep.GenuineMedian = round3(genuine[len(genuine)/2])
+		rep.GenuineMax = round3(genuine[len(genuine)-1])
+	}
+	if len(impostor) > 0 {
+		rep.ImpostorMin = round3(impostor[0])
+	}
+	rep.AtDefault = face.RatesAt(all, face.DefaultThreshold)
+	rep.SameSampleRates = face.RatesAt(own, face.DefaultThreshold)
+	for _, th := range face.ROCThresholds {
+		rep.ROC = append(rep.ROC, face.RatesAt(all, th))
+	}
+	return rep, nil
+}
