@@ -26,11 +26,13 @@ const (
 // MaxAttempts is the number of attempts of one delivery.
 const MaxAttempts = 3
 
-// RetryDelay is the wait after the n-th failed attempt: 2^n seconds, so
-// attempts run at 0 s, 2 s and 6 s after the event was queued (a delay of
-// 0, 2 and 4 s before each).
+// RetryDelay is the wait after the n-th failed attempt. The schedule is
+// attempts at 0, 2 and 4 s: each retry 2 s after the attempt before it
+// ended, so a receiver that fails fast sees exactly that, and one that
+// times out (30 s) is not hit again before it has had 2 s to recover.
 func RetryDelay(failedAttempts int) time.Duration {
-	return time.Duration(1<<failedAttempts) * time.Second
+	_ = failedAttempts // the same wait after every failure
+	return 2 * time.Second
 }
 
 // Delivery is one event on its way to one webhook.
