@@ -14,6 +14,7 @@ import (
 
 	"github.com/tambua/tambua/checks/webhookcheck"
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/server"
 	"github.com/tambua/tambua/server/sqlite"
 	"github.com/tambua/tambua/server/webhook"
 )
@@ -375,7 +376,8 @@ func (o *serveWebhooks) setup(data string, st *sqlite.DB, log *slog.Logger) (*we
 		mailer = &webhook.DevMailer{Path: filepath.Join(data, "mail.jsonl")}
 	}
 	sender := webhook.NewSender(id, &webhook.Guard{AllowPrivate: *o.allowPrivate})
-	d := &webhook.Dispatcher{Store: st, Sender: sender, Mailer: mailer, AlertTo: *o.alertTo, Logger: log}
+	d := &webhook.Dispatcher{Store: st, Sender: sender, Mailer: mailer, AlertTo: *o.alertTo, Logger: log,
+		Workflows: workflowSettings(st)}
 	svc := webhook.NewService(st, sender)
 	svc.Notify = d.Notify
 	caller := &webhook.CheckCaller{Store: st, Sender: sender, OrgOf: func(ctx context.Context, clientID string) (int64, error) {
@@ -383,4 +385,26 @@ func (o *serveWebhooks) setup(data string, st *sqlite.DB, log *slog.Logger) (*we
 		return c.OrganisationID, err
 	}}
 	return &webhookRuntime{service: svc, dispatcher: d, check: webhookcheck.New(caller)}, nil
+}
+
+// workflowSettings reads the notification settings of a stored workflow
+// for the dispatcher.
+func workflowSettings(st *sqlite.DB) webhook.WorkflowLookup {
+	return func(ctx context.Context, id string) (webhook.WorkflowSettings, bool, error) {
+		w, err := st.Workflow(ctx, id)
+		if errors.Is(err, server.ErrNotFound) {
+			return webhook.WorkflowSettings{}, false, nil
+		}
+		if err != nil {
+			return webhook.WorkflowSettings{}, false, err
+		}
+		s := webhook.WorkflowSettings{Name: w.Definition.Name}
+		if w.Definition.ManualReview != nil {
+			s.ReviewerEmail = w.Definition.ManualReview.ReviewerEmail
+		}
+		if h := w.Definition.Webhook; h != nil {
+			s.HookURL, s.HookEvents = h.URL, h.Events
+		}
+		return s, true, nil
+	}
 }

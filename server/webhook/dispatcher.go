@@ -32,6 +32,11 @@ type Dispatcher struct {
 	Poll time.Duration
 	// Metrics, when set, count attempts and final statuses.
 	Metrics *Metrics
+	// Workflows, when set, reads a workflow's webhook block and reviewer:
+	// events about the workflow also go to the registered webhook with the
+	// block's URL, and verification.review_required is mailed to the
+	// reviewer.
+	Workflows WorkflowLookup
 
 	wakeOnce sync.Once
 	wake     chan struct{}
@@ -141,6 +146,7 @@ func (d *Dispatcher) fanOut(ctx context.Context) error {
 			return nil
 		}
 		hooks := map[int64][]Webhook{}
+		workflows := map[string]WorkflowSettings{}
 		for _, ev := range evs {
 			ws, ok := hooks[ev.OrganisationID]
 			if !ok {
@@ -149,7 +155,20 @@ func (d *Dispatcher) fanOut(ctx context.Context) error {
 				}
 				hooks[ev.OrganisationID] = ws
 			}
-			ds, err := d.deliveriesFor(ev, ws)
+			var wf WorkflowSettings
+			if id := eventWorkflow(ev.Data); id != "" && d.Workflows != nil {
+				var ok bool
+				if wf, ok = workflows[id]; !ok {
+					if wf, _, err = d.Workflows(ctx, id); err != nil {
+						return err
+					}
+					workflows[id] = wf
+				}
+				if ev.Event == EventVerificationReviewRequired {
+					d.mailReviewer(ctx, ev, wf)
+				}
+			}
+			ds, err := d.deliveriesFor(ev, ws, wf)
 			if err != nil {
 				return err
 			}
@@ -162,13 +181,14 @@ func (d *Dispatcher) fanOut(ctx context.Context) error {
 
 // deliveriesFor returns one delivery per subscribed webhook that is active
 // or paused (a paused webhook's deliveries wait for its resume) and was
-// activated before the event happened. An inactive webhook receives
+// activated before the event happened, and to the webhook the event's
+// workflow names in its webhook block. An inactive webhook receives
 // nothing. A webhook.delivery.failed event is not
 // sent to the webhook whose failure it reports.
-func (d *Dispatcher) deliveriesFor(ev OutboxEvent, ws []Webhook) ([]Delivery, error) {
+func (d *Dispatcher) deliveriesFor(ev OutboxEvent, ws []Webhook, wf WorkflowSettings) ([]Delivery, error) {
 	var subscribed []Webhook
 	for _, w := range ws {
-		if !w.Subscribed(ev.Event) || w.Status == StatusInactive {
+		if !(w.Subscribed(ev.Event) || routedBy(w, wf, ev.Event)) || w.Status == StatusInactive {
 			continue
 		}
 		// The outbox may be read late (the server was down, or the event
