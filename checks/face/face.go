@@ -220,9 +220,12 @@ func Judge(id, selfie Found, p Params) (Section, idv.Outcome) {
 
 // Run implements idv.Check.
 func (m *Matcher) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
-	idImg, err := IDImage(c)
-	if err != nil {
-		return idv.Outcome{}, err
+	idPhoto, _ := c.Derived(idv.ImageIDPhoto)
+	rectified, _ := c.Derived(idv.ImageFrontRectified)
+	if idPhoto == nil && rectified == nil {
+		if f, ok := c.Images[idv.SlotFront]; !ok || len(f.Data) == 0 {
+			return idv.Outcome{}, fmt.Errorf("%w: no ID front capture and no id_photo", ErrNoCapture)
+		}
 	}
 	selfieCap, ok := c.Images[idv.SlotSelfie]
 	if !ok || len(selfieCap.Data) == 0 {
@@ -236,7 +239,7 @@ func (m *Matcher) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	if err != nil {
 		return idv.Outcome{}, err
 	}
-	id, err := m.Dominant(ctx, idImg)
+	id, err := m.FindIDFace(ctx, idPhoto, rectified, func() (image.Image, error) { return decodeFront(c) })
 	if err != nil {
 		return idv.Outcome{}, fmt.Errorf("face: ID photo: %w", err)
 	}
@@ -271,6 +274,10 @@ func IDImage(c *idv.Case) (image.Image, error) {
 			return img, nil
 		}
 	}
+	return decodeFront(c)
+}
+
+func decodeFront(c *idv.Case) (image.Image, error) {
 	front, ok := c.Images[idv.SlotFront]
 	if !ok || len(front.Data) == 0 {
 		return nil, fmt.Errorf("%w: no ID front capture and no id_photo", ErrNoCapture)
@@ -280,6 +287,48 @@ func IDImage(c *idv.Case) (image.Image, error) {
 		return nil, fmt.Errorf("face: ID front: %w", err)
 	}
 	return img, nil
+}
+
+// FindIDFace looks for the face on the document, cheapest and most likely
+// place first, and stops at the first face: the photo zone (idPhoto), the
+// same zone a quarter, half and three quarters turned (a card the capture
+// pipeline brought upright the wrong way has its portrait on its side or
+// upside down), the whole rectified card (a zone misplaced on an
+// approximate layout), and last the raw capture, decoded only then. Any of
+// the images may be nil. Only the first search costs anything on a good
+// capture; the others run when it found nothing, which would otherwise send
+// the verification to review with no_face_in_id.
+func (m *Matcher) FindIDFace(ctx context.Context, idPhoto, rectified image.Image, front func() (image.Image, error)) (Found, error) {
+	var tries []func() image.Image
+	if idPhoto != nil && !idPhoto.Bounds().Empty() {
+		tries = append(tries,
+			func() image.Image { return idPhoto },
+			func() image.Image { return imaging.Rotate90(idPhoto) },
+			func() image.Image { return imaging.Rotate180(idPhoto) },
+			func() image.Image { return imaging.Rotate270(idPhoto) })
+	}
+	if rectified != nil && !rectified.Bounds().Empty() {
+		tries = append(tries, func() image.Image { return rectified })
+	}
+	var last Found
+	for _, try := range tries {
+		f, err := m.Dominant(ctx, try())
+		if err != nil || f.Face != nil {
+			return f, err
+		}
+		last = f
+	}
+	if front == nil {
+		return last, nil
+	}
+	img, err := front()
+	if err != nil {
+		if len(tries) > 0 {
+			return last, nil // the capture is only a last resort
+		}
+		return Found{}, err
+	}
+	return m.Dominant(ctx, img)
 }
 
 func paramsFor(st idv.Step) (Params, error) {

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/disintegration/imaging"
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/facerec"
 	"github.com/tambua/tambua/internal/testdata"
@@ -278,4 +279,49 @@ func sameSet(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// TestFindIDFaceFallbacks: an ID photo turned upside down (a card brought
+// upright the wrong way), a blank photo zone on a card whose portrait sits
+// elsewhere, and no derived image at all still find the face; a document
+// without any face finds none.
+func TestFindIDFaceFallbacks(t *testing.T) {
+	m := matcher(t)
+	ctx := context.Background()
+	portrait := decode(t, johnsFile(t, "John_Salley", 0))
+	blank := image.NewNRGBA(image.Rect(0, 0, 150, 190))
+	draw.Draw(blank, blank.Bounds(), image.NewUniform(color.NRGBA{230, 228, 220, 255}), image.Point{}, draw.Src)
+	card := image.NewNRGBA(image.Rect(0, 0, 856, 540))
+	draw.Draw(card, card.Bounds(), image.NewUniform(color.NRGBA{240, 236, 226, 255}), image.Point{}, draw.Src)
+	draw.Draw(card, portrait.Bounds().Add(image.Pt(600, 200)), portrait, portrait.Bounds().Min, draw.Src)
+	noFront := func() (image.Image, error) { return nil, ErrNoCapture }
+	front := func() (image.Image, error) { return portrait, nil }
+
+	tests := []struct {
+		name             string
+		idPhoto, rectify image.Image
+		front            func() (image.Image, error)
+		want             bool
+	}{
+		{"upright photo", portrait, nil, noFront, true},
+		{"upside-down photo", imaging.Rotate180(portrait), nil, noFront, true},
+		{"photo on its side", imaging.Rotate90(portrait), nil, noFront, true},
+		{"empty zone, portrait elsewhere on the card", blank, card, noFront, true},
+		{"nothing derived, the capture", nil, nil, front, true},
+		{"no face anywhere", blank, blank, func() (image.Image, error) { return blank, nil }, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := m.FindIDFace(ctx, tc.idPhoto, tc.rectify, tc.front)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := f.Face != nil; got != tc.want {
+				t.Fatalf("face found = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	if _, err := m.FindIDFace(ctx, nil, nil, noFront); err == nil {
+		t.Fatal("no image at all: want the capture's error")
+	}
 }

@@ -21,9 +21,9 @@ type synthFaceReport struct {
 	Samples    int    `json:"samples"`
 	Difficulty string `json:"difficulty"`
 	Seed       uint64 `json:"seed,string"`
-	// IDFrom counts where the ID face was looked for: the photo zone of
-	// the rectified card (id_photo) or, when OCR found no card, the raw
-	// capture, as the face_matching check does.
+	// IDFrom counts where the search for the ID face started: the photo
+	// zone of the rectified card (id_photo) or, when OCR found no card,
+	// the raw capture. face.FindIDFace then searches as the check does.
 	IDFrom          map[string]int `json:"id_face_from"`
 	NoFaceInID      int            `json:"no_face_in_id"`
 	NoFaceInSelfie  int            `json:"no_face_in_selfie"`
@@ -95,11 +95,14 @@ func benchSynthFaces(ctx context.Context, m *face.Matcher, n int, diff string, s
 			}
 			prepared[s.Truth.Config] = p
 		}
-		var idPhoto image.Image
+		var idPhoto, rectified image.Image
 		in := idv.Input{Config: s.Truth.Config, Images: map[string]idv.Image{idv.SlotFront: {Data: s.Front}}, ClientID: "bench",
 			StoreImage: func(_ context.Context, name string, img image.Image) (string, error) {
-				if name == idv.ImageIDPhoto {
+				switch name {
+				case idv.ImageIDPhoto:
 					idPhoto = img
+				case idv.ImageFrontRectified:
+					rectified = img
 				}
 				return name, nil
 			}}
@@ -111,15 +114,12 @@ func benchSynthFaces(ctx context.Context, m *face.Matcher, n int, diff string, s
 		}
 		if idPhoto == nil {
 			rep.IDFrom["capture"]++
-			if idPhoto, err = vision.Decode(s.Front); err != nil {
-				return nil, fmt.Errorf("sample %d front: %w", i, err)
-			}
 		} else {
 			rep.IDFrom["id_photo"]++
 		}
-		idFace, err := m.Dominant(ctx, idPhoto)
+		idFace, err := m.FindIDFace(ctx, idPhoto, rectified, func() (image.Image, error) { return vision.Decode(s.Front) })
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("sample %d: %w", i, err)
 		}
 		selfieImg, err := facerec.Decode(s.Selfie)
 		if err != nil {
