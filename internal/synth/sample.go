@@ -149,6 +149,11 @@ func SampleSeed(seed uint64, index int) uint64 {
 	return splitmix(seed ^ splitmix(uint64(index)+0x51))
 }
 
+// AttackFor is the attack sample index will carry ("" for none), known
+// without rendering it, so that a consumer can pick the samples it needs
+// (liveness training renders only the selfie attacks and some clean ones).
+func (gen *Generator) AttackFor(index int) string { return gen.attackFor(index) }
+
 // attackFor schedules attacks so that a run of 2*len(defs) samples has
 // every definition once clean and once attacked, and cycles the kinds.
 func (gen *Generator) attackFor(index int) string {
