@@ -33,6 +33,10 @@ type synthFaceReport struct {
 	AtDefault       face.Rates     `json:"at_default"`
 	ROC             []face.Rates   `json:"roc"`
 	SameSampleRates face.Rates     `json:"same_sample_pairs_at_default"`
+	// Missed lists the samples whose own card/selfie pair did not match at
+	// the default threshold, to look at (tambua synth with the same seed
+	// renders them).
+	Missed []missedPair `json:"missed_same_sample_pairs"`
 	// Selfie timings: detect + landmarks + embed of a whole synthetic
 	// selfie (the longer side worked at 640 px), wall and process CPU.
 	SelfieMSMedian    float64 `json:"selfie_detect_embed_ms_median"`
@@ -51,6 +55,13 @@ func median(xs []float64) float64 {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
 	return s[len(s)/2]
+}
+
+type missedPair struct {
+	Index    int     `json:"index"`
+	Config   string  `json:"config"`
+	Distance float64 `json:"distance"` // -1: a face was missing
+	IDFrom   string  `json:"id_face_from"`
 }
 
 // benchSynthFaces renders n clean synthetic samples, finds the ID face the
@@ -76,6 +87,8 @@ func benchSynthFaces(ctx context.Context, m *face.Matcher, n int, diff string, s
 	rep := &synthFaceReport{Samples: n, Difficulty: diff, Seed: seed, IDFrom: map[string]int{}}
 	type side struct {
 		person string
+		config string
+		from   string
 		desc   *facerec.Descriptor
 	}
 	var wall, cpu []float64
@@ -112,11 +125,11 @@ func benchSynthFaces(ctx context.Context, m *face.Matcher, n int, diff string, s
 		if _, err := p.Verify(ctx, in); err != nil {
 			return nil, fmt.Errorf("sample %d: %w", i, err)
 		}
+		ids[i].config, ids[i].from = s.Truth.Config, "id_photo"
 		if idPhoto == nil {
-			rep.IDFrom["capture"]++
-		} else {
-			rep.IDFrom["id_photo"]++
+			ids[i].from = "capture"
 		}
+		rep.IDFrom[ids[i].from]++
 		idFace, err := m.FindIDFace(ctx, idPhoto, rectified, func() (image.Image, error) { return vision.Decode(s.Front) })
 		if err != nil {
 			return nil, fmt.Errorf("sample %d: %w", i, err)
@@ -164,6 +177,13 @@ func benchSynthFaces(ctx context.Context, m *face.Matcher, n int, diff string, s
 			all = append(all, p)
 			if i == j {
 				own = append(own, p)
+				if face.RatesAt([]face.Pair{p}, face.DefaultThreshold).FalseNonMatch > 0 {
+					d := -1.0
+					if !p.Missing {
+						d = round3(p.Distance)
+					}
+					rep.Missed = append(rep.Missed, missedPair{Index: i, Config: ids[i].config, Distance: d, IDFrom: ids[i].from})
+				}
 			}
 		}
 	}
