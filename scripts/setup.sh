@@ -6,9 +6,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# libopenblas0-serial: dlib's face embedding multiplies matrices through
+# the system BLAS (libblas.so.3, chosen by update-alternatives); OpenBLAS
+# takes priority over ATLAS and cut detect + embed by a fifth to a third
+# (docs/face.md). The serial build keeps one thread per call, so the pool
+# of recognisers, not BLAS, decides how many cores face matching uses.
 packages=(
   libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr
-  libdlib-dev libblas-dev libatlas-base-dev liblapack-dev libjpeg-dev
+  libdlib-dev libblas-dev libatlas-base-dev liblapack-dev libjpeg-dev libopenblas0-serial
   fonts-ocr-b fonts-dejavu-core fonts-liberation2
 )
 missing=()
