@@ -4,6 +4,8 @@ import (
 	"image"
 	"math"
 	"sort"
+
+	"github.com/disintegration/imaging"
 )
 
 // Detection is the result of FindCard.
@@ -25,6 +27,10 @@ type Detection struct {
 // and print are smoothed away.
 const detectSide = 480
 
+// edgeFloor is the weakest gradient kept as an edge (Sobel units): a
+// 10-level step in 0..255.
+const edgeFloor = 40
+
 type edgeMap struct {
 	w, h   int
 	mag    []float32
@@ -33,13 +39,30 @@ type edgeMap struct {
 	thresh float32
 }
 
-func edges(g *plane) *edgeMap {
-	b := g.blur(1.4)
-	gx, gy := b.sobel()
-	e := &edgeMap{w: g.w, h: g.h, gx: gx.p, gy: gy.p, mag: make([]float32, len(gx.p)), edge: make([]bool, len(gx.p))}
+// edges finds the edges of the colour planes: at each pixel the plane with
+// the steepest gradient gives it. A pale yellow card on white paper differs
+// from it far more in blue than in luminance.
+func edges(planes ...*plane) *edgeMap {
+	g := planes[0]
+	e := &edgeMap{w: g.w, h: g.h, mag: make([]float32, g.w*g.h), edge: make([]bool, g.w*g.h)}
+	for k, pl := range planes {
+		gx, gy := pl.blur(1.4).sobel()
+		if k == 0 {
+			e.gx, e.gy = gx.p, gy.p
+			for i := range e.mag {
+				e.mag[i] = float32(math.Hypot(float64(gx.p[i]), float64(gy.p[i])))
+			}
+			continue
+		}
+		for i := range e.mag {
+			m := float32(math.Hypot(float64(gx.p[i]), float64(gy.p[i])))
+			if m > e.mag[i] {
+				e.mag[i], e.gx[i], e.gy[i] = m, gx.p[i], gy.p[i]
+			}
+		}
+	}
 	sample := make([]float32, 0, len(e.mag)/7+1)
 	for i := range e.mag {
-		e.mag[i] = float32(math.Hypot(float64(gx.p[i]), float64(gy.p[i])))
 		if i%7 == 0 {
 			sample = append(sample, e.mag[i])
 		}
@@ -47,8 +70,8 @@ func edges(g *plane) *edgeMap {
 	// Keep the strongest fifth of gradients that are at least a visible step
 	// (a Sobel response of 40 is a 10-level step in 0..255).
 	e.thresh = percentile(sample, 0.80)
-	if e.thresh < 40 {
-		e.thresh = 40
+	if e.thresh < edgeFloor {
+		e.thresh = edgeFloor
 	}
 	// Non-maximum suppression along the gradient, so every edge is one
 	// pixel wide and votes once.
@@ -271,8 +294,10 @@ func FindCard(img image.Image, aspect float64) Detection {
 	if s > 1 {
 		s = 1
 	}
-	g := resizeGray(img, int(float64(W)*s+0.5), int(float64(H)*s+0.5))
-	e := edges(g)
+	small := imaging.Resize(img, int(float64(W)*s+0.5), int(float64(H)*s+0.5), imaging.Box)
+	g := luma(small)
+	rgb := channels(small)
+	e := edges(append([]*plane{g}, rgb[:]...)...)
 	lines := hough(e, 28)
 	best := Detection{}
 	area := float64(g.w * g.h)
@@ -327,7 +352,7 @@ func FindCard(img image.Image, aspect float64) Detection {
 			}
 			sc := scoreQuad(e, q, aspect, area)
 			if sc > best.Score*0.8 {
-				sc *= regionContrast(g, q)
+				sc *= regionContrast(rgb, q)
 			} else {
 				continue
 			}
@@ -522,18 +547,24 @@ func fitLine(pts []Point) hline {
 
 // regionContrast compares a band just inside each side with a band just
 // outside: a card differs from what it lies on, while a quadrilateral drawn
-// through a textured background has the same texture on both sides. It
+// through a textured background has the same texture on both sides. The
+// difference is measured over the colour planes (root mean square), so a
+// tinted card on white paper stands out as much as its colour allows. It
 // returns a factor in 0..1.
-func regionContrast(g *plane, q Quad) float64 {
+func regionContrast(planes [3]*plane, q Quad) float64 {
 	var cx, cy float64
 	for _, p := range q {
 		cx += p.X / 4
 		cy += p.Y / 4
 	}
+	g := planes[0]
 	total := 0.0
+	var in, out [3][]float32
 	for i := 0; i < 4; i++ {
 		a, b := q[i], q[(i+1)%4]
-		var in, out []float32
+		for c := range in {
+			in[c], out[c] = in[c][:0], out[c][:0]
+		}
 		for k := 1; k < 20; k++ {
 			t := float64(k) / 20
 			px, py := a.X+(b.X-a.X)*t, a.Y+(b.Y-a.Y)*t
@@ -546,28 +577,54 @@ func regionContrast(g *plane, q Quad) float64 {
 			for _, d := range []float64{3, 5, 7} {
 				xi, yi := int(px+dx*d), int(py+dy*d)
 				xo, yo := int(px-dx*d), int(py-dy*d)
-				if xi >= 0 && yi >= 0 && xi < g.w && yi < g.h {
-					in = append(in, g.p[yi*g.w+xi])
-				}
-				if xo >= 0 && yo >= 0 && xo < g.w && yo < g.h {
-					out = append(out, g.p[yo*g.w+xo])
+				for c, pl := range planes {
+					if xi >= 0 && yi >= 0 && xi < g.w && yi < g.h {
+						in[c] = append(in[c], pl.p[yi*g.w+xi])
+					}
+					if xo >= 0 && yo >= 0 && xo < g.w && yo < g.h {
+						out[c] = append(out[c], pl.p[yo*g.w+xo])
+					}
 				}
 			}
 		}
-		if len(in) < 10 {
+		if len(in[0]) < 10 {
 			continue
 		}
-		if len(out) < 10 {
+		if len(out[0]) < 10 {
 			// The side runs along the frame: nothing outside to compare.
 			total += 0.5
 			continue
 		}
-		mi, si := meanStd(in)
-		mo, so := meanStd(out)
-		c := math.Abs(mi-mo) / (si + so + 8)
+		var dist, sin, sout float64
+		for c := range planes {
+			mi, si := meanStd(in[c])
+			mo, so := meanStd(out[c])
+			dist += (mi - mo) * (mi - mo) / 3
+			sin += si * si / 3
+			sout += so * so / 3
+		}
+		c := math.Sqrt(dist) / (math.Sqrt(sin) + math.Sqrt(sout) + 8)
 		total += math.Min(1, c/1.2)
 	}
 	return total / 4
+}
+
+// channels splits an image into its red, green and blue planes.
+func channels(n *image.NRGBA) [3]*plane {
+	b := n.Bounds()
+	var out [3]*plane
+	for c := range out {
+		out[c] = newPlane(b.Dx(), b.Dy())
+	}
+	for y := 0; y < b.Dy(); y++ {
+		row := n.Pix[y*n.Stride:]
+		for x := 0; x < b.Dx(); x++ {
+			for c := range out {
+				out[c].p[y*b.Dx()+x] = float32(row[4*x+c])
+			}
+		}
+	}
+	return out
 }
 
 func meanStd(v []float32) (float64, float64) {

@@ -2,6 +2,7 @@ package vision_test
 
 import (
 	"image"
+	"image/color"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -56,6 +57,10 @@ func TestFindCardScenes(t *testing.T) {
 		{"tilted textured blur", "ghana_voter_id", cardtest.Scene{Width: 1600, Height: 1200, Fill: 0.6, Angle: -12, Texture: true, Tilt: 0.06, Blur: 1.5}},
 		{"passport glare", "generic_passport", cardtest.Scene{Width: 2000, Height: 1500, Fill: 0.7, Angle: 5, Tilt: 0.03, Glare: 0.12, GlareAt: [2]float64{0.6, 0.3}}},
 		{"passport", "generic_passport", cardtest.Scene{Width: 2000, Height: 1500, Fill: 0.7, Angle: 5, Tilt: 0.03}},
+		// A cream card on off-white paper: the luminance step at the border
+		// is a few levels, the colour step is not.
+		{"pale card on paper", "ghana_voter_id", cardtest.Scene{Width: 1600, Height: 1200, Fill: 0.7, Angle: 4, Tilt: 0.03,
+			Paper: color.NRGBA{R: 236, G: 236, B: 238, A: 255}}},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -83,14 +83,22 @@ func (c *Card) Turn() *Card {
 }
 
 // contentZones are where a side of def carries print or the photo: the
-// field values with their labels above, the photo and the MRZ.
+// field values with their labels above, the title, the photo, the MRZ and
+// the barcode.
 func contentZones(def *idv.DocumentDefinition, side string) []idv.Zone {
 	var zs []idv.Zone
 	for _, f := range def.Fields {
-		if f.Zone.Side != side || f.Fixed != "" {
+		if f.Zone.Side != side {
 			continue
 		}
 		z := f.Zone
+		if f.Fixed != "" {
+			// The document's title, printed large at the top: the
+			// strongest cue on a card whose photo and fields are laid out
+			// almost symmetrically.
+			zs = append(zs, z)
+			continue
+		}
 		z.Y -= z.H * 0.9
 		z.H *= 1.9
 		zs = append(zs, z)
@@ -100,6 +108,11 @@ func contentZones(def *idv.DocumentDefinition, side string) []idv.Zone {
 	}
 	if def.MRZ != nil && def.MRZ.Zone.Side == side {
 		zs = append(zs, def.MRZ.Zone)
+	}
+	// A barcode is the densest detail of a side: left out, it reads as
+	// print where the layout expects none and turns the card over.
+	if def.Barcode != nil && def.Barcode.Zone.Side == side {
+		zs = append(zs, def.Barcode.Zone)
 	}
 	return zs
 }

@@ -325,13 +325,16 @@ func whitelist(f idv.FieldDef) string {
 
 // readMRZ reads the MRZ band: OCR-B capitals, digits and fillers.
 func (k *Check) readMRZ(ctx context.Context, d *idv.DocumentDefinition, card *vision.Card) (string, error) {
+	// A little wider than the zone: a line starts right at its edge, and a
+	// first character cut by a pixel of outline error is read as nothing.
 	z := d.MRZ.Zone
+	z.X, z.W = max(0, z.X-0.015), min(1, z.X+z.W+0.015)-max(0, z.X-0.015)
 	crop := vision.Crop(card.Image, z)
 	n := 2
 	if d.MRZ.Format == idv.MRZTD1 {
 		n = 3
 	}
-	img := prepare(crop, 52*n)
+	img := prepare(crop, zoneHeight*n)
 	if img == nil {
 		return "", nil
 	}

@@ -3,6 +3,7 @@ package cardtest
 import (
 	"bytes"
 	"image"
+	"image/color"
 	"image/jpeg"
 	"math"
 	"math/rand/v2"
@@ -22,7 +23,11 @@ type Scene struct {
 	Tilt float64
 	// Texture draws a wood-grain background instead of a plain one.
 	Texture bool
-	Blur    float64
+	// Paper, when set, is the colour of a plain background (default a
+	// dark brown desk): a pale card on white paper is the hard case of
+	// card finding.
+	Paper color.NRGBA
+	Blur  float64
 	// Glare puts a specular spot of this radius (share of card width) at
 	// GlareAt (card-normalised coordinates).
 	Glare   float64
@@ -98,6 +103,12 @@ func Photo(card image.Image, s Scene) ([]byte, Corners, error) {
 				}
 			} else {
 				var v float64
+				if s.Paper.A != 0 && !s.Texture {
+					n := 4 * (r.Float64() - 0.5)
+					o[0], o[1], o[2] = clampByte(float64(s.Paper.R)+n), clampByte(float64(s.Paper.G)+n), clampByte(float64(s.Paper.B)+n)
+					o[3] = 255
+					continue
+				}
 				if s.Texture {
 					// Wood grain: warped stripes with knots and noise.
 					v = 120 + 45*math.Sin(float64(x)/7+5*math.Sin(float64(y)/90)+2*math.Sin(float64(x+y)/37)) + 20*(r.Float64()-0.5)
@@ -123,6 +134,8 @@ func Photo(card image.Image, s Scene) ([]byte, Corners, error) {
 	}
 	return b.Bytes(), c, nil
 }
+
+func clampByte(v float64) uint8 { return uint8(math.Max(0, math.Min(255, v))) }
 
 type hom [9]float64
 
