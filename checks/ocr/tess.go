@@ -125,9 +125,10 @@ func assemble(boxes []gosseract.BoundingBox) reading {
 			gaps = append(gaps, float64(line[i].r.Min.X-line[i-1].r.Max.X))
 		}
 		space := 0.42 * hMed
-		if len(gaps) > 0 {
+		if len(gaps) >= 4 {
 			// Most gaps are between letters: a low quantile is the
 			// letter spacing even when a few word spaces are among them.
+			// A short line ("A B", "AB CM") has too few gaps to tell.
 			sorted := append([]float64(nil), gaps...)
 			sort.Float64s(sorted)
 			space = math.Max(space, sorted[int(0.3*float64(len(sorted)-1))]+0.34*hMed)
