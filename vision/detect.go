@@ -295,9 +295,11 @@ func FindCard(img image.Image, aspect float64) Detection {
 		s = 1
 	}
 	small := imaging.Resize(img, int(float64(W)*s+0.5), int(float64(H)*s+0.5), imaging.Box)
-	g := luma(small)
+	// No luminance plane: a luminance step is never larger than the
+	// largest of the colour steps that make it.
 	rgb := channels(small)
-	e := edges(append([]*plane{g}, rgb[:]...)...)
+	g := rgb[0]
+	e := edges(rgb[:]...)
 	lines := hough(e, 28)
 	best := Detection{}
 	area := float64(g.w * g.h)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -79,7 +80,10 @@ func (p *pool) read(ctx context.Context, img *image.Gray, whitelist string, psm 
 // assemble builds text from tesseract's symbols: lines from vertical
 // overlap, spaces from horizontal gaps. Tesseract's own word breaks are
 // unreliable on tightly set card print (it joins "A EB" and splits
-// "M UTUA"); gaps measured against the glyph height are not.
+// "M UTUA"); gaps measured against the glyph height are not. Letter-spaced
+// print (passports) leaves wide gaps beside narrow letters such as I and
+// J, so a gap is a space only when it is also well over the line's usual
+// gap between letters.
 func assemble(boxes []gosseract.BoundingBox) reading {
 	type sym struct {
 		r    image.Rectangle
@@ -101,20 +105,41 @@ func assemble(boxes []gosseract.BoundingBox) reading {
 	}
 	sort.Ints(heights)
 	hMed := float64(heights[len(heights)/2])
+	// Lines: a symbol that starts below the previous one, or well to its
+	// left, starts a new line.
+	var lines [][]sym
+	for i, s := range syms {
+		if i == 0 || s.r.Min.Y >= syms[i-1].r.Max.Y || s.r.Min.X < syms[i-1].r.Min.X-int(hMed) {
+			lines = append(lines, nil)
+		}
+		lines[len(lines)-1] = append(lines[len(lines)-1], s)
+	}
 	var b strings.Builder
 	var conf float64
-	for i, s := range syms {
-		if i > 0 {
-			p := syms[i-1]
-			switch {
-			case s.r.Min.Y >= p.r.Max.Y || s.r.Min.X < p.r.Min.X-int(hMed):
-				b.WriteByte('\n')
-			case float64(s.r.Min.X-p.r.Max.X) > 0.42*hMed:
+	for li, line := range lines {
+		if li > 0 {
+			b.WriteByte('\n')
+		}
+		gaps := make([]float64, 0, len(line))
+		for i := 1; i < len(line); i++ {
+			gaps = append(gaps, float64(line[i].r.Min.X-line[i-1].r.Max.X))
+		}
+		space := 0.42 * hMed
+		if len(gaps) >= 4 {
+			// Most gaps are between letters: a low quantile is the
+			// letter spacing even when a few word spaces are among them.
+			// A short line ("A B", "AB CM") has too few gaps to tell.
+			sorted := append([]float64(nil), gaps...)
+			sort.Float64s(sorted)
+			space = math.Max(space, sorted[int(0.3*float64(len(sorted)-1))]+0.34*hMed)
+		}
+		for i, s := range line {
+			if i > 0 && gaps[i-1] > space {
 				b.WriteByte(' ')
 			}
+			b.WriteString(s.t)
+			conf += s.conf
 		}
-		b.WriteString(s.t)
-		conf += s.conf
 	}
 	return reading{Text: b.String(), Conf: conf / float64(len(syms))}
 }
