@@ -15,6 +15,10 @@ type Rates struct {
 	Live     int            `json:"live"`
 	Accepted map[string]int `json:"attacks_accepted"`
 	Rejected int            `json:"live_rejected"`
+	// NoFace counts, per kind (live included), the selfies in which no
+	// face was found: they go to review, so they are neither accepted
+	// attacks nor accepted live selfies.
+	NoFace map[string]int `json:"no_face,omitempty"`
 }
 
 // Scored is one selfie's kind and confidence; Face is false when no face
@@ -30,6 +34,12 @@ func RatesAt(scored []Scored, threshold float64) Rates {
 	r := Rates{Threshold: threshold, APCER: map[string]float64{}, Attacks: map[string]int{}, Accepted: map[string]int{}}
 	for _, s := range scored {
 		accepted := s.Face && s.Confidence >= threshold
+		if !s.Face {
+			if r.NoFace == nil {
+				r.NoFace = map[string]int{}
+			}
+			r.NoFace[s.Kind]++
+		}
 		if s.Kind == KindLive {
 			r.Live++
 			if !accepted {

@@ -249,6 +249,9 @@ func TestRatesAt(t *testing.T) {
 		if r.BPCER != tc.bpcer || r.APCER["print"] != tc.aPrint || r.APCER["screen_replay"] != tc.aScr || r.Live != 4 {
 			t.Errorf("threshold %v: %+v", tc.th, r)
 		}
+		if !reflect.DeepEqual(r.NoFace, map[string]int{KindLive: 1, "screen_replay": 1}) {
+			t.Errorf("no face %v", r.NoFace)
+		}
 		if !reflect.DeepEqual(r.Kinds(), []string{"print", "screen_replay"}) {
 			t.Errorf("kinds %v", r.Kinds())
 		}

@@ -148,3 +148,23 @@ func TestFaceFromFaceMatching(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkAssess is the check's work on one 960 x 1280 synthetic selfie:
+// face detection, features and classifier (decoding excluded).
+func BenchmarkAssess(b *testing.B) {
+	d := liveness.New(testdata.Models(b))
+	img, err := facerec.Decode(synthSelfies(b, 1)[liveness.KindLive][0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := d.Assess(ctx, img, image.Rectangle{}); err != nil { // loads the models
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := d.Assess(ctx, img, image.Rectangle{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
