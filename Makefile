@@ -7,7 +7,7 @@ ADDR ?= 127.0.0.1:8080
 export TAMBUA_MODELS ?= $(CURDIR)/models
 export TAMBUA_TESTDATA ?= $(abspath $(CURDIR)/../shared/testdata)
 
-.PHONY: setup build run test lint bench generate
+.PHONY: setup build run test lint bench generate train-liveness
 
 setup:
 	@./scripts/setup.sh
@@ -30,3 +30,8 @@ bench: setup
 
 generate:
 	$(GO) generate ./...
+
+# Regenerates the liveness classifier from the synthetic corpus (seeded, so
+# the same file comes out; about 10 minutes on 2 cores).
+train-liveness: setup
+	$(GO) run ./cmd/tambua liveness train -out checks/liveness/model.json

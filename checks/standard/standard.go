@@ -7,6 +7,7 @@ package standard
 import (
 	_ "github.com/tambua/tambua/checks/age"          // age_verification
 	_ "github.com/tambua/tambua/checks/face"         // face_matching
+	_ "github.com/tambua/tambua/checks/liveness"     // liveness_detection
 	_ "github.com/tambua/tambua/checks/mrz"          // mrz_parsing
 	_ "github.com/tambua/tambua/checks/ocr"          // ocr_extraction
 	_ "github.com/tambua/tambua/checks/sanctions"    // sanctions_screening

@@ -430,7 +430,7 @@ func TestAttacksDoWhatTheySay(t *testing.T) {
 	gen := newTestGenerator(t, Options{Definitions: defs, Seed: 21, Difficulty: Easy, Attacks: true})
 	seen := map[string]bool{}
 	for i := 0; i < 2*len(defs) && len(seen) < len(AttackKinds); i++ {
-		kind := gen.attackFor(i)
+		kind := gen.AttackFor(i)
 		if kind == "" || seen[kind] {
 			continue
 		}
