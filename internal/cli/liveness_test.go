@@ -93,17 +93,18 @@ func TestFaceLiveness(t *testing.T) {
 }
 
 // TestLivenessTrainAndBench runs training on a tiny corpus and the
-// benchmark of the model it wrote: the wiring, not the accuracy.
+// benchmark of the model it wrote: the wiring, not the accuracy
+// (internal/livenessbench tests the training and the measures).
 func TestLivenessTrainAndBench(t *testing.T) {
-	if testing.Short() {
-		t.Skip("renders synthetic selfies")
+	if testing.Short() || raceEnabled {
+		t.Skip("renders synthetic selfies: minutes under -race or -short")
 	}
 	models := testdata.Models(t)
 	testdata.Need(t, synth.DefaultFacesDir, "dlib johns photos")
 	dir := t.TempDir()
 	modelPath := filepath.Join(dir, "model.json")
 	env, out, errb := testEnv(models)
-	if code := Run(context.Background(), env, []string{"liveness", "train", "-out", modelPath, "-count", "36", "-seed", "3"}); code != ExitOK {
+	if code := Run(context.Background(), env, []string{"liveness", "train", "-out", modelPath, "-count", "24", "-seed", "3"}); code != ExitOK {
 		t.Fatalf("train: exit %d: %s", code, errb)
 	}
 	var summary struct {
@@ -113,7 +114,7 @@ func TestLivenessTrainAndBench(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &summary); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if summary.Model != livenessbench.ModelName+"/"+livenessbench.ModelVersion || summary.Training.Count != 36 || summary.Training.Seed != 3 {
+	if summary.Model != livenessbench.ModelName+"/"+livenessbench.ModelVersion || summary.Training.Count != 24 || summary.Training.Seed != 3 {
 		t.Errorf("summary %+v", summary)
 	}
 	data, err := os.ReadFile(modelPath)
@@ -123,29 +124,7 @@ func TestLivenessTrainAndBench(t *testing.T) {
 	if _, err := liveness.ParseModel(data); err != nil {
 		t.Fatal(err)
 	}
-	// the same seed and count give the same file, byte for byte
-	again := filepath.Join(dir, "again.json")
-	env, _, errb = testEnv(models)
-	if code := Run(context.Background(), env, []string{"liveness", "train", "-out", again, "-count", "36", "-seed", "3", "-workers", "1"}); code != ExitOK {
-		t.Fatalf("train again: exit %d: %s", code, errb)
-	}
-	if data2, err := os.ReadFile(again); err != nil || !bytes.Equal(data, data2) {
-		t.Errorf("retraining gave a different model (%v)", err)
-	}
-
-	// a johns folder of two people, two photos each
-	johns := filepath.Join(dir, "johns")
-	for _, person := range []string{"John_Simm", "John_Salley"} {
-		files, _ := filepath.Glob(filepath.Join(synth.DefaultFacesDir, person, "*.jpg"))
-		if err := os.MkdirAll(filepath.Join(johns, person), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range files[:2] {
-			if err := os.Symlink(f, filepath.Join(johns, person, filepath.Base(f))); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	johns := johnsSubset(t, filepath.Join(dir, "johns"))
 	env, out, errb = testEnv(models)
 	if code := Run(context.Background(), env, []string{"bench", "liveness", "-model", modelPath, "-count", "30", "-johns", johns}); code != ExitOK {
 		t.Fatalf("bench: exit %d: %s", code, errb)
@@ -165,4 +144,25 @@ func TestLivenessTrainAndBench(t *testing.T) {
 	if len(held) == 0 || h.Live+h.Screen+h.Print != len(held) || rep.Johns.Images != 4 || rep.SelfieMSMedian <= 0 || len(rep.Synthetic.ROC) != len(livenessbench.ROCThresholds) {
 		t.Errorf("report %+v", rep)
 	}
+}
+
+// johnsSubset links two photos each of two johns into dir, in the johns
+// layout (one folder per person).
+func johnsSubset(t *testing.T, dir string) string {
+	t.Helper()
+	for _, person := range []string{"John_Simm", "John_Salley"} {
+		files, _ := filepath.Glob(filepath.Join(synth.DefaultFacesDir, person, "*.jpg"))
+		if len(files) < 2 {
+			t.Fatalf("johns %s: %d photos", person, len(files))
+		}
+		if err := os.MkdirAll(filepath.Join(dir, person), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files[:2] {
+			if err := os.Symlink(f, filepath.Join(dir, person, filepath.Base(f))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return dir
 }
