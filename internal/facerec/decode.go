@@ -8,6 +8,8 @@ import (
 	"image/draw"
 	_ "image/jpeg" // captures arrive as JPEG or PNG
 	_ "image/png"
+
+	"github.com/disintegration/imaging"
 )
 
 // MaxPixels bounds the decoded size of a capture so that a hostile header
@@ -17,7 +19,9 @@ const MaxPixels = 40 << 20
 // ErrFormat is returned for bytes that are not a JPEG or PNG image.
 var ErrFormat = errors.New("facerec: not a JPEG or PNG image")
 
-// Decode decodes a JPEG or PNG capture into an RGBA image.
+// Decode decodes a JPEG or PNG capture into an RGBA image, turned as its
+// EXIF orientation says: phones store a selfie sideways and tag it, and
+// dlib's frontal detector finds no face in a sideways picture.
 func Decode(data []byte) (*image.NRGBA, error) {
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
@@ -26,7 +30,7 @@ func Decode(data []byte) (*image.NRGBA, error) {
 	if cfg.Width <= 0 || cfg.Height <= 0 || int64(cfg.Width)*int64(cfg.Height) > MaxPixels {
 		return nil, fmt.Errorf("%w: %dx%d pixels is outside the accepted size", ErrFormat, cfg.Width, cfg.Height)
 	}
-	img, _, err := image.Decode(bytes.NewReader(data))
+	img, err := imaging.Decode(bytes.NewReader(data), imaging.AutoOrientation(true))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
 	}

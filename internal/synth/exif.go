@@ -27,12 +27,12 @@ func exifJPEG(f *fimg, quality float64, o int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return insertExifOrientation(b, o), nil
+	return InsertEXIFOrientation(b, o), nil
 }
 
-// insertExifOrientation puts an APP1 segment with a one-entry IFD0
+// InsertEXIFOrientation puts an APP1 segment with a one-entry IFD0
 // (Orientation, tag 0x0112) right after the JPEG's SOI marker.
-func insertExifOrientation(jpg []byte, o int) []byte {
+func InsertEXIFOrientation(jpg []byte, o int) []byte {
 	var tiff bytes.Buffer
 	tiff.WriteString("II*\x00")
 	binary.Write(&tiff, binary.LittleEndian, uint32(8)) // IFD0 offset
