@@ -57,15 +57,28 @@ func (c *CheckCaller) CallCheck(ctx context.Context, r webhookcheck.Request) (we
 	if c.Now != nil {
 		now = c.Now
 	}
+	if err := checkAgainst("request_schema", w.RequestSchema, r.Body); err != nil {
+		return webhookcheck.Reply{}, fmt.Errorf("webhook: %s: the check's request %w", w.ID, err)
+	}
 	dlv := NewDeliveryID()
 	a := c.Sender.Do(ctx, Request{URL: w.URL, Method: w.Method, CAPEM: w.CACertificate, Secret: w.Secret,
 		Event: EventVerificationCheck, WebhookID: w.ID, DeliveryID: dlv, Headers: w.Headers, Body: r.Body})
 	status := LogSuccess
-	if a.Kind != KindSuccess {
+	errText := a.ErrorText()
+	var schemaErr error
+	if a.Kind == KindSuccess {
+		if schemaErr = checkAgainst("response_schema", w.ResponseSchema, a.Body); schemaErr != nil {
+			errText = "response " + schemaErr.Error()
+		}
+	}
+	if a.Kind != KindSuccess || schemaErr != nil {
 		status = LogFailed
 	}
 	_ = c.Store.AppendLog(context.WithoutCancel(ctx), LogEntry{WebhookID: w.ID, DeliveryID: dlv, Event: EventVerificationCheck,
-		Timestamp: now(), Status: status, Attempt: 1, ResponseCode: a.StatusCode, ResponseTimeMS: a.Duration.Milliseconds(), Error: a.ErrorText()})
+		Timestamp: now(), Status: status, Attempt: 1, ResponseCode: a.StatusCode, ResponseTimeMS: a.Duration.Milliseconds(), Error: errText})
+	if schemaErr != nil {
+		return webhookcheck.Reply{}, fmt.Errorf("webhook: %s: the response %w", w.ID, schemaErr)
+	}
 	if a.Kind != KindSuccess && a.Kind != KindHTTPError {
 		return webhookcheck.Reply{}, fmt.Errorf("webhook: calling %s: %s", w.ID, a.ErrorText())
 	}

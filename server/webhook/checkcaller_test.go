@@ -59,3 +59,44 @@ func TestCheckCaller(t *testing.T) {
 	}
 	assert.Len(t, rc.requests(), 1)
 }
+
+// TestCheckCallerSchemas: a request outside the webhook's request_schema is
+// not sent; a response outside its response_schema errors the call and is
+// logged as failed; a response inside it is handed to the criteria.
+func TestCheckCallerSchemas(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	rc := newReceiver(t, always(200)) // answers {"ok":true}
+	mk := func(response string) webhook.Webhook {
+		w := webhook.Webhook{ID: webhook.NewWebhookID(), OrganisationID: e.org, Type: webhook.TypeVerificationCheck,
+			Name: "schema " + response, URL: rc.URL + "/check", CACertificate: rc.CAPEM,
+			RequestSchema:  []byte(`{"type":"object","required":["check"],"properties":{"check":{"type":"string"}}}`),
+			ResponseSchema: []byte(`{"type":"object","required":["` + response + `"]}`)}
+		require.NoError(t, w.Normalize())
+		require.NoError(t, e.db.CreateWebhook(ctx, w))
+		require.NoError(t, e.db.SetWebhookStatus(ctx, w.ID, webhook.StatusActive))
+		return w
+	}
+	strict, loose := mk("success"), mk("ok")
+	c := &webhook.CheckCaller{Store: e.db, Sender: e.d.Sender, Now: e.clock.Now}
+	good := []byte(`{"check":"custom_webhook"}`)
+
+	_, err := c.CallCheck(ctx, webhookcheck.Request{WebhookID: loose.ID, Body: []byte(`{"check":7}`)})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "request_schema")
+	assert.Empty(t, rc.requests(), "a request outside the schema is not sent")
+
+	_, err = c.CallCheck(ctx, webhookcheck.Request{WebhookID: strict.ID, Body: good})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "response_schema")
+	logs, err := e.db.Logs(ctx, strict.ID, webhook.LogFilter{})
+	require.NoError(t, err)
+	require.Len(t, logs, 1)
+	assert.Equal(t, webhook.LogFailed, logs[0].Status)
+	assert.Contains(t, logs[0].Error, "response_schema")
+
+	reply, err := c.CallCheck(ctx, webhookcheck.Request{WebhookID: loose.ID, Body: good})
+	require.NoError(t, err)
+	assert.Equal(t, 200, reply.StatusCode)
+	assert.Len(t, rc.requests(), 2)
+}

@@ -15,6 +15,7 @@ func FuzzDecodeInput(f *testing.F) {
 	f.Add([]byte(`{"name":null,"events":[1]}`))
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`{"response_schema":"x"}`))
+	f.Add([]byte(`{"type":"verification_check","request_schema":{"$ref":"#/$defs/a","$defs":{"a":{"pattern":"(["}}}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		in, err := webhook.DecodeInput(bytes.NewReader(body))
 		if err != nil {

@@ -164,9 +164,14 @@ func (w *Webhook) Normalize() error {
 		if t := w.Criteria.MinThreshold; t < 0 || t > 1 || t != t {
 			add("criteria.min_threshold %g is outside [0, 1]", t)
 		}
-		for name, s := range map[string]json.RawMessage{"request_schema": w.RequestSchema, "response_schema": w.ResponseSchema} {
-			if len(s) > 0 && (!json.Valid(s) || strings.TrimSpace(string(s))[0] != '{') {
-				add("%s must be a JSON object", name)
+		for _, sc := range []struct {
+			name string
+			raw  json.RawMessage
+		}{{"request_schema", w.RequestSchema}, {"response_schema", w.ResponseSchema}} {
+			if len(sc.raw) > 0 {
+				if _, err := compileSchema(sc.name, sc.raw); err != nil {
+					add("%v", err)
+				}
 			}
 		}
 	}

@@ -67,4 +67,21 @@ func TestNormalize(t *testing.T) {
 	for _, want := range []string{"events apply to event_notification", "outside [0, 1]", "response_schema must be a JSON object"} {
 		assert.Contains(t, err.Error(), want)
 	}
+	for name, tc := range map[string]struct{ schema, want string }{
+		"not a schema":  {`{"type":5}`, "not a valid JSON Schema"},
+		"file $ref":     {`{"$ref":"file:///etc/passwd"}`, "only references inside the schema"},
+		"network $ref":  {`{"$ref":"https://example.com/s.json"}`, "only references inside the schema"},
+		"internal $ref": {`{"$defs":{"s":{"type":"string"}},"properties":{"a":{"$ref":"#/$defs/s"}}}`, ""},
+	} {
+		w := webhook.Webhook{Type: webhook.TypeVerificationCheck, Name: "c", URL: "https://c.example.com", CACertificate: string(ca),
+			RequestSchema: []byte(tc.schema)}
+		err := w.Normalize()
+		if tc.want == "" {
+			assert.NoError(t, err, name)
+			continue
+		}
+		if assert.Error(t, err, name) {
+			assert.Contains(t, err.Error(), tc.want, name)
+		}
+	}
 }
