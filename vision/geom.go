@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/disintegration/imaging"
+	"github.com/tambua/tambua/internal/geom"
 )
 
 // Point is a position in image pixels.
@@ -30,54 +31,14 @@ func (q Quad) area() float64 {
 	return math.Abs(s) / 2
 }
 
-// homography maps (u, v) to (x, y) by a projective transform.
-type homography [9]float64
-
-func (h homography) apply(u, v float64) (float64, float64) {
-	w := h[6]*u + h[7]*v + h[8]
-	if w == 0 {
-		w = 1e-12
-	}
-	return (h[0]*u + h[1]*v + h[2]) / w, (h[3]*u + h[4]*v + h[5]) / w
-}
-
 // homographyFrom solves for the transform taking src[i] to dst[i]. It
 // returns false for degenerate corner sets.
-func homographyFrom(src, dst [4]Point) (homography, bool) {
-	var a [8][9]float64
-	for i := 0; i < 4; i++ {
-		u, v, x, y := src[i].X, src[i].Y, dst[i].X, dst[i].Y
-		a[2*i] = [9]float64{u, v, 1, 0, 0, 0, -u * x, -v * x, x}
-		a[2*i+1] = [9]float64{0, 0, 0, u, v, 1, -u * y, -v * y, y}
+func homographyFrom(src, dst [4]Point) (geom.Homography, bool) {
+	var s, d [4][2]float64
+	for i := range src {
+		s[i], d[i] = [2]float64{src[i].X, src[i].Y}, [2]float64{dst[i].X, dst[i].Y}
 	}
-	// Gaussian elimination with partial pivoting on the 8x8 system.
-	for c := 0; c < 8; c++ {
-		p := c
-		for r := c + 1; r < 8; r++ {
-			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
-				p = r
-			}
-		}
-		if math.Abs(a[p][c]) < 1e-12 {
-			return homography{}, false
-		}
-		a[c], a[p] = a[p], a[c]
-		for r := 0; r < 8; r++ {
-			if r == c {
-				continue
-			}
-			f := a[r][c] / a[c][c]
-			for k := c; k < 9; k++ {
-				a[r][k] -= f * a[c][k]
-			}
-		}
-	}
-	var h homography
-	for i := 0; i < 8; i++ {
-		h[i] = a[i][8] / a[i][i]
-	}
-	h[8] = 1
-	return h, true
+	return geom.HomographyFrom(s, d)
 }
 
 // warp renders the quad of src onto a w x h rectangle. When the quad is much
@@ -111,7 +72,7 @@ func warp(src image.Image, q Quad, w, h int) (*image.NRGBA, bool) {
 	for y := 0; y < h; y++ {
 		o := out.Pix[y*out.Stride:]
 		for x := 0; x < w; x++ {
-			sx, sy := hm.apply(float64(x)+0.5, float64(y)+0.5)
+			sx, sy := hm.Apply(float64(x)+0.5, float64(y)+0.5)
 			sx -= 0.5
 			sy -= 0.5
 			x0, y0 := int(math.Floor(sx)), int(math.Floor(sy))

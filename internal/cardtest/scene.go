@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/disintegration/imaging"
+	"github.com/tambua/tambua/internal/geom"
 )
 
 // Scene are the conditions of a simulated phone photo.
@@ -74,7 +75,7 @@ func Photo(card image.Image, s Scene) ([]byte, Corners, error) {
 		c[i][1] = float64(H)/2 + (c[i][1]-float64(H)/2)*fit
 	}
 	// Map photo pixels back into the card.
-	h, ok := solve([4][2]float64{{float64(W) / 2, 0}, {}, {}, {}}, c, cw, ch)
+	h, ok := toCard(c, cw, ch)
 	if !ok {
 		return nil, c, nil
 	}
@@ -82,7 +83,7 @@ func Photo(card image.Image, s Scene) ([]byte, Corners, error) {
 	out := image.NewNRGBA(image.Rect(0, 0, W, H))
 	for y := 0; y < H; y++ {
 		for x := 0; x < W; x++ {
-			u, v := h.apply(float64(x)+0.5, float64(y)+0.5)
+			u, v := h.Apply(float64(x)+0.5, float64(y)+0.5)
 			o := out.Pix[y*out.Stride+4*x:]
 			if u >= 0 && v >= 0 && u < cw-1 && v < ch-1 {
 				x0, y0 := int(u), int(v)
@@ -137,46 +138,8 @@ func Photo(card image.Image, s Scene) ([]byte, Corners, error) {
 
 func clampByte(v float64) uint8 { return uint8(math.Max(0, math.Min(255, v))) }
 
-type hom [9]float64
-
-func (h hom) apply(u, v float64) (float64, float64) {
-	w := h[6]*u + h[7]*v + h[8]
-	return (h[0]*u + h[1]*v + h[2]) / w, (h[3]*u + h[4]*v + h[5]) / w
-}
-
-// solve returns the homography from photo coordinates to card coordinates.
-func solve(_ [4][2]float64, c Corners, cw, ch float64) (hom, bool) {
-	dst := [4][2]float64{{0, 0}, {cw, 0}, {cw, ch}, {0, ch}}
-	var a [8][9]float64
-	for i := 0; i < 4; i++ {
-		u, v, x, y := c[i][0], c[i][1], dst[i][0], dst[i][1]
-		a[2*i] = [9]float64{u, v, 1, 0, 0, 0, -u * x, -v * x, x}
-		a[2*i+1] = [9]float64{0, 0, 0, u, v, 1, -u * y, -v * y, y}
-	}
-	for col := 0; col < 8; col++ {
-		p := col
-		for r := col + 1; r < 8; r++ {
-			if math.Abs(a[r][col]) > math.Abs(a[p][col]) {
-				p = r
-			}
-		}
-		if math.Abs(a[p][col]) < 1e-12 {
-			return hom{}, false
-		}
-		a[col], a[p] = a[p], a[col]
-		for r := 0; r < 8; r++ {
-			if r != col {
-				f := a[r][col] / a[col][col]
-				for k := col; k < 9; k++ {
-					a[r][k] -= f * a[col][k]
-				}
-			}
-		}
-	}
-	var h hom
-	for i := 0; i < 8; i++ {
-		h[i] = a[i][8] / a[i][i]
-	}
-	h[8] = 1
-	return h, true
+// toCard returns the homography from photo coordinates to card
+// coordinates.
+func toCard(c Corners, cw, ch float64) (geom.Homography, bool) {
+	return geom.HomographyFrom(c, [4][2]float64{{0, 0}, {cw, 0}, {cw, ch}, {0, ch}})
 }

@@ -4,6 +4,8 @@ import (
 	"image"
 	"math"
 	"sync"
+
+	"github.com/tambua/tambua/internal/geom"
 )
 
 // fimg is a float RGB picture (0..255, interleaved) for the photographic
@@ -259,64 +261,26 @@ func halveF(f *fimg) *fimg {
 	return out
 }
 
-// homography maps the plane projectively: (x, y) -> ((a x + b y + c) /
-// (g x + h y + 1), (d x + e y + f) / (g x + h y + 1)).
-type homography [9]float64
+// homography is geom.Homography on the corpus's vec points.
+type homography struct{ geom.Homography }
 
 func (m homography) apply(p vec) vec {
-	w := m[6]*p.X + m[7]*p.Y + m[8]
-	return vec{(m[0]*p.X + m[1]*p.Y + m[2]) / w, (m[3]*p.X + m[4]*p.Y + m[5]) / w}
+	x, y := m.Apply(p.X, p.Y)
+	return vec{x, y}
 }
 
 // homographyFrom solves for the homography taking src[i] to dst[i].
 func homographyFrom(src, dst [4]vec) (homography, bool) {
-	var a [8][9]float64
-	for i := 0; i < 4; i++ {
-		x, y, u, v := src[i].X, src[i].Y, dst[i].X, dst[i].Y
-		a[2*i] = [9]float64{x, y, 1, 0, 0, 0, -u * x, -u * y, u}
-		a[2*i+1] = [9]float64{0, 0, 0, x, y, 1, -v * x, -v * y, v}
+	var s, d [4][2]float64
+	for i := range src {
+		s[i], d[i] = [2]float64{src[i].X, src[i].Y}, [2]float64{dst[i].X, dst[i].Y}
 	}
-	// Gaussian elimination with partial pivoting
-	for c := 0; c < 8; c++ {
-		p := c
-		for r := c + 1; r < 8; r++ {
-			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
-				p = r
-			}
-		}
-		if math.Abs(a[p][c]) < 1e-12 {
-			return homography{}, false
-		}
-		a[c], a[p] = a[p], a[c]
-		for r := 0; r < 8; r++ {
-			if r == c {
-				continue
-			}
-			f := a[r][c] / a[c][c]
-			for k := c; k < 9; k++ {
-				a[r][k] -= f * a[c][k]
-			}
-		}
-	}
-	var m homography
-	for i := 0; i < 8; i++ {
-		m[i] = a[i][8] / a[i][i]
-	}
-	m[8] = 1
-	return m, true
+	h, ok := geom.HomographyFrom(s, d)
+	return homography{h}, ok
 }
 
 // inverse returns the inverse homography.
-func (m homography) inverse() homography {
-	a, b, c, d, e, f, g, h, i := m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]
-	det := a*(e*i-f*h) - b*(d*i-f*g) + c*(d*h-e*g)
-	inv := homography{
-		(e*i - f*h) / det, (c*h - b*i) / det, (b*f - c*e) / det,
-		(f*g - d*i) / det, (a*i - c*g) / det, (c*d - a*f) / det,
-		(d*h - e*g) / det, (b*g - a*h) / det, (a*e - b*d) / det,
-	}
-	return inv
-}
+func (m homography) inverse() homography { return homography{m.Inverse()} }
 
 // rgba4 is a float picture with alpha (premultiplied), used for the flat
 // card with its rounded corners while it is being warped.
