@@ -303,9 +303,29 @@ func (k *Check) readField(ctx context.Context, f idv.FieldDef, card *vision.Card
 			r, v, ok = r2, v2, ok2
 		}
 	}
+	if (!ok || r.Conf < minConfidence) && singleGlyph(img) {
+		// Tesseract's line mode often finds no text at all in a lone
+		// letter (the M of a sex field on a slightly blurred capture), and so
+		// does its single character mode; read as a raw line it is found.
+		r3, err := k.tess().read(ctx, img, whitelist(f), 13)
+		if err != nil {
+			return fieldRead{}, err
+		}
+		if v3, ok3 := Normalize(f, r3.Text); ok3 && r3.Conf >= minConfidence {
+			r, v, ok = r3, v3, ok3
+		}
+	}
 	// A value tesseract itself doubts is not presented as read, even when
 	// it happens to fit the pattern (free text patterns admit noise).
 	return fieldRead{raw: fmt.Sprintf("%s|%.0f", r.Text, r.Conf), value: v, valid: ok && r.Conf >= minConfidence, conf: r.Conf}, nil
+}
+
+// singleGlyph tells whether a prepared zone (cut to its inked columns,
+// with a white margin) holds about one character: it is not much wider
+// than tall.
+func singleGlyph(img *image.Gray) bool {
+	b := img.Bounds()
+	return b.Dx() < 2*b.Dy()
 }
 
 // whitelist is the field's charset, widened where the printed form differs

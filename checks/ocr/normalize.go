@@ -199,6 +199,9 @@ func normDate(raw, format string) string {
 	s := strings.ReplaceAll(raw, "\n", " ")
 	var d, m, y int
 	if format == "DD MMM YYYY" {
+		if out, ok := wordDate(s); ok {
+			return out
+		}
 		var digits []byte
 		var letters []byte
 		for i := 0; i < len(s); i++ {
@@ -247,6 +250,81 @@ func normDate(raw, format string) string {
 	}
 	return fmt.Sprintf("%02d.%02d.%04d", d, m, y)
 }
+
+// wordDate reads DD MMM YYYY word by word: the word that names a month,
+// the day before it and the year after it, each with letter/digit
+// confusions repaired. A day of three characters keeps its last two when
+// the first is a letter or a zero: a stray mark before the day is read as
+// O (`O05 JAN 2032`), which the letter-and-digit count of normDate cannot
+// place.
+func wordDate(s string) (string, bool) {
+	words := strings.Fields(s)
+	for i := 1; i+1 < len(words); i++ {
+		w := words[i]
+		if k := strings.IndexByte(w, '/'); k >= 0 {
+			// Bilingual labels: MAR/MARS.
+			w = w[:k]
+		}
+		if len(w) < 3 || !allLetters(w[:3]) {
+			continue
+		}
+		m := monthIndex(w[:3])
+		if m == 0 {
+			continue
+		}
+		day, ok := confusedDigits(words[i-1])
+		if !ok {
+			return "", false
+		}
+		if len(day) == 3 && (day[0] == '0' || !isDigit(words[i-1][0])) {
+			day = day[1:]
+		}
+		year, ok := confusedDigits(words[i+1])
+		if !ok || len(day) < 1 || len(day) > 2 || len(year) != 4 {
+			return "", false
+		}
+		var d, y int
+		fmt.Sscanf(day, "%d", &d)
+		fmt.Sscanf(year, "%d", &y)
+		if y < 1900 || y > 2100 {
+			return "", false
+		}
+		t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+		if t.Day() != d || int(t.Month()) != m {
+			return "", false
+		}
+		return fmt.Sprintf("%02d.%02d.%04d", d, m, y), true
+	}
+	return "", false
+}
+
+// confusedDigits maps a word to digits, reading letters OCR confuses with
+// digits (O, S, I...) as those digits; false if any other character is in it.
+func confusedDigits(w string) (string, bool) {
+	out := make([]byte, 0, len(w))
+	for _, r := range w {
+		switch {
+		case r >= '0' && r <= '9':
+			out = append(out, byte(r))
+		case toDigit[r] != 0:
+			out = append(out, byte(toDigit[r]))
+		default:
+			return "", false
+		}
+	}
+	return string(out), true
+}
+
+func allLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // monthIndex matches three letters to a month, allowing one wrong letter
 // when that still names a single month.

@@ -28,6 +28,12 @@ func TestNormalize(t *testing.T) {
 		{"generic_passport", "date_of_birth", "12 MAR 1985", "12.03.1985", true},
 		{"generic_passport", "date_of_birth", "12 NAR 1985", "12.03.1985", true},
 		{"generic_passport", "date_of_birth", "31 FEB 1985", "", false},
+		// A stray mark before the day read as O, and 05 read as OS.
+		{"generic_passport", "date_of_issue", "O05 JAN 2032", "05.01.2032", true},
+		{"generic_passport", "date_of_issue", "O02 MAY 2026", "02.05.2026", true},
+		{"generic_passport", "date_of_issue", "OS JAN 2019", "05.01.2019", true},
+		{"generic_passport", "date_of_issue", "105 JAN 2019", "", false},
+		{"generic_passport", "date_of_issue", "12 MAR/MARS 1985", "12.03.1985", true},
 		{"kenya_national_id", "date_of_birth", "05.11.1990", "05.11.1990", true},
 		{"kenya_national_id", "date_of_birth", "05 11 199", "", false},
 		{"kenya_national_id", "sex", "FEMALE", "F", true},

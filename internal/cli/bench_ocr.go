@@ -103,6 +103,7 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	config := fs.String("config", "generic_passport", "definition for -specimens")
 	verbose := fs.Bool("v", false, "print every field read wrongly and every card not found")
 	out := fs.String("out", "", "write the captures, truth and rectified sides of every card with an error here")
+	outlines := fs.Bool("outlines", false, "measure only finding, rectifying and turning the card upright (no OCR; synth source)")
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
@@ -141,6 +142,15 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	}
 	b := &ocrBench{env: env, k: k, verbose: *verbose, out: *out}
 	w := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	if *outlines {
+		fmt.Fprintf(w, "level\tdefinition\tcards\tsides\tfound\tupright\tp50\tp95\tcpu p50\tcpu p95\n")
+		for _, lv := range strings.Split(*levels, ",") {
+			if err := b.outlineLevel(ctx, lv, defs, *n, *seed, w); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	fmt.Fprintf(w, "level\tdefinition\tcards\tfound\tupright\tfields\texact fields\tchar acc\tp50\tp95\tcpu p50\tcpu p95\n")
 	for _, lv := range strings.Split(*levels, ",") {
 		tallies := make([]benchTally, len(defs))

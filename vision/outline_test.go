@@ -1,0 +1,111 @@
+package vision
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// drawnScene is a card drawn straight into a photo: a pale card on pale
+// paper, turned by angle degrees, with an optional dark stripe along its
+// foot (the flag stripe of many ID cards) and a shadow cast down and to
+// the left. It returns the photo and the card's corners.
+type drawnScene struct {
+	card, paper, stripe color.NRGBA
+	stripeH             float64 // share of the card's height, 0 for none
+	angle               float64
+	shadow              float64 // offset in pixels, 0 for none
+}
+
+func (s drawnScene) render(tb testing.TB) (image.Image, Quad) {
+	tb.Helper()
+	const W, H = 1600, 1200
+	const cw, ch = 1000.0, 1000.0 / (85.6 / 53.98)
+	cx, cy := 800.0, 600.0
+	sn, cs := math.Sincos(s.angle * math.Pi / 180)
+	// toCard maps a photo pixel to card coordinates (0..cw, 0..ch).
+	toCard := func(x, y float64) (float64, float64) {
+		dx, dy := x-cx, y-cy
+		return dx*cs + dy*sn + cw/2, -dx*sn + dy*cs + ch/2
+	}
+	inside := func(u, v float64) bool { return u >= 0 && v >= 0 && u < cw && v < ch }
+	r := rand.New(rand.NewPCG(7, 7))
+	img := image.NewNRGBA(image.Rect(0, 0, W, H))
+	for y := 0; y < H; y++ {
+		for x := 0; x < W; x++ {
+			// 2 x 2 samples per pixel, so the border is antialiased as a
+			// camera would.
+			var acc [3]float64
+			for k := 0; k < 4; k++ {
+				fx, fy := float64(x)+0.25+0.5*float64(k%2), float64(y)+0.25+0.5*float64(k/2)
+				c := s.paper
+				if s.shadow > 0 {
+					if u, v := toCard(fx+s.shadow, fy-s.shadow); inside(u, v) {
+						c = color.NRGBA{uint8(float64(c.R) * 0.8), uint8(float64(c.G) * 0.8), uint8(float64(c.B) * 0.8), 255}
+					}
+				}
+				if u, v := toCard(fx, fy); inside(u, v) {
+					c = s.card
+					if v > ch*(1-s.stripeH) {
+						c = s.stripe
+					}
+				}
+				acc[0] += float64(c.R) / 4
+				acc[1] += float64(c.G) / 4
+				acc[2] += float64(c.B) / 4
+			}
+			o := img.Pix[y*img.Stride+4*x:]
+			for c := 0; c < 3; c++ {
+				o[c] = clamp8(float32(acc[c] + r.NormFloat64()*2))
+			}
+			o[3] = 255
+		}
+	}
+	var q Quad
+	for i, p := range [4][2]float64{{0, 0}, {cw, 0}, {cw, ch}, {0, ch}} {
+		du, dv := p[0]-cw/2, p[1]-ch/2
+		q[i] = Point{du*cs - dv*sn + cx, du*sn + dv*cs + cy}
+	}
+	return img, q
+}
+
+// TestFindCardOutermost: the card's border is a faint step, while a line
+// inside the card (the top of a dark stripe along its foot) or the edge of
+// its shadow outside is strong. The outline must be the card's own edge.
+func TestFindCardOutermost(t *testing.T) {
+	paper := color.NRGBA{226, 223, 216, 255}
+	pale := color.NRGBA{232, 236, 226, 255}
+	cases := []struct {
+		name  string
+		scene drawnScene
+	}{
+		{"stripe along the foot", drawnScene{card: pale, paper: paper, stripe: color.NRGBA{60, 60, 60, 255}, stripeH: 0.05, angle: 4}},
+		{"stripe turned", drawnScene{card: pale, paper: paper, stripe: color.NRGBA{200, 40, 50, 255}, stripeH: 0.06, angle: -7}},
+		{"stripe and shadow", drawnScene{card: pale, paper: paper, stripe: color.NRGBA{40, 120, 60, 255}, stripeH: 0.05, angle: 3, shadow: 14}},
+		{"shadow only", drawnScene{card: pale, paper: paper, angle: -5, shadow: 16}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			img, want := tc.scene.render(t)
+			det := FindCard(img, 85.6/53.98)
+			if !det.Found || det.FillsFrame {
+				t.Fatalf("card not found (score %.2f)", det.Score)
+			}
+			long := want.side(0)
+			worst := math.Inf(1)
+			for s := 0; s < 4; s++ {
+				w := 0.0
+				for i := 0; i < 4; i++ {
+					p, q := det.Quad[(i+s)%4], want[i]
+					w = math.Max(w, math.Hypot(p.X-q.X, p.Y-q.Y))
+				}
+				worst = math.Min(worst, w)
+			}
+			if worst/long > 0.01 {
+				t.Errorf("corner off by %.1f %% of the long side: found %v, want %v", 100*worst/long, det.Quad, want)
+			}
+		})
+	}
+}
