@@ -35,8 +35,8 @@ const edgeFloor = 25
 // minScore is the lowest outline score taken as a card. A pale card on
 // pale paper, or one with a corner under a finger, has little region
 // contrast or one weak side and scores 0.18 to 0.25 (on synth medium 0.25
-// left 16 of 176 sides not found, 0.18 ten fewer, and no outline through
-// the background came in: the scene tests hold).
+// left 16 of 176 sides not found, 0.18 ten fewer; a photo with no card in
+// it still finds none).
 const minScore = 0.18
 
 // shapeSlack is how much worse (in log aspect ratio) an outline may fit
