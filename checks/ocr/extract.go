@@ -343,13 +343,32 @@ func whitelist(f idv.FieldDef) string {
 	return f.Charset
 }
 
-// readMRZ reads the MRZ band: OCR-B capitals, digits and fillers.
+// mrzReader is checks/mrz's OCR-B template reader, shared by every
+// extraction: it renders its glyphs once and is safe for concurrent use.
+var mrzReader = mrzpkg.NewReader()
+
+// readMRZ reads the MRZ band: OCR-B capitals, digits and fillers. The
+// template reader of checks/mrz goes first: it reads every specimen MRZ
+// exactly in about 45 ms, where tesseract reads 13 of 20 in about 500 ms
+// and turns runs of fillers into K (docs/mrz.md). A reading it finds only
+// turned (the card is upside down here) gives "", so the caller tries the
+// card turned, where it reads upright. Tesseract is the fallback when the
+// template reader finds no MRZ at all (a font or print it cannot match).
 func (k *Check) readMRZ(ctx context.Context, d *idv.DocumentDefinition, card *vision.Card) (string, error) {
 	// A little wider than the zone: a line starts right at its edge, and a
 	// first character cut by a pixel of outline error is read as nothing.
 	z := d.MRZ.Zone
 	z.X, z.W = max(0, z.X-0.015), min(1, z.X+z.W+0.015)-max(0, z.X-0.015)
 	crop := vision.Crop(card.Image, z)
+	rd, err := mrzReader.Read(ctx, crop)
+	switch {
+	case err == nil && rd.Rotation == 0:
+		return strings.Join(rd.Lines, "\n"), nil
+	case err == nil && rd.Rotation == 180:
+		return "", nil
+	case ctx.Err() != nil:
+		return "", ctx.Err()
+	}
 	n := 2
 	if d.MRZ.Format == idv.MRZTD1 {
 		n = 3
