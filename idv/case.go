@@ -2,6 +2,7 @@ package idv
 
 import (
 	"encoding/json"
+	"fmt"
 	"image"
 	"sync"
 	"time"
@@ -61,6 +62,34 @@ type Step struct {
 	Threshold    float64
 	HasThreshold bool
 	Params       map[string]any
+}
+
+// ThresholdAndBand reads a confidence check's operating point: the step's
+// threshold (def when the check has none), which must lie in (0, 1), and
+// its review_band param (defBand when absent), a number in [0, threshold)
+// giving the width of the band below the threshold that goes to review.
+func (st Step) ThresholdAndBand(def, defBand float64) (threshold, band float64, err error) {
+	threshold, band = def, defBand
+	if st.HasThreshold {
+		if st.Threshold <= 0 || st.Threshold >= 1 {
+			return def, defBand, fmt.Errorf("threshold %v is outside (0, 1)", st.Threshold)
+		}
+		threshold = st.Threshold
+	}
+	if v, ok := st.Params["review_band"]; ok {
+		switch n := v.(type) {
+		case float64:
+			band = n
+		case int:
+			band = float64(n)
+		default:
+			return def, defBand, fmt.Errorf("review_band %v is not a number", v)
+		}
+		if band < 0 || band >= threshold {
+			return def, defBand, fmt.Errorf("review_band %v must be a number in [0, threshold)", v)
+		}
+	}
+	return threshold, band, nil
 }
 
 // Case is the single value a verification carries through its checks:

@@ -251,27 +251,9 @@ func (d *Detector) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 }
 
 func paramsFor(st idv.Step) (Params, error) {
-	p := DefaultParams
-	if st.HasThreshold {
-		if st.Threshold <= 0 || st.Threshold >= 1 {
-			return p, fmt.Errorf("liveness: threshold %v is outside (0, 1)", st.Threshold)
-		}
-		p.Threshold = st.Threshold
+	t, band, err := st.ThresholdAndBand(DefaultParams.Threshold, DefaultParams.ReviewBand)
+	if err != nil {
+		return DefaultParams, fmt.Errorf("liveness: %w", err)
 	}
-	if v, ok := st.Params["review_band"]; ok {
-		var f float64
-		switch n := v.(type) {
-		case float64:
-			f = n
-		case int:
-			f = float64(n)
-		default:
-			return p, fmt.Errorf("liveness: review_band %v is not a number", v)
-		}
-		if f < 0 || f >= p.Threshold {
-			return p, fmt.Errorf("liveness: review_band %v must be a number in [0, threshold)", v)
-		}
-		p.ReviewBand = f
-	}
-	return p, nil
+	return Params{Threshold: t, ReviewBand: band}, nil
 }
