@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -163,13 +164,7 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 		if err != nil {
 			return err
 		}
-		var all benchTally
-		for di, def := range defs {
-			t := &tallies[di]
-			fmt.Fprintf(w, "%s\t%s\t%s\n", lv, def.Config, tallyRow(t))
-			all.add(t)
-		}
-		fmt.Fprintf(w, "%s\tOVERALL\t%s\n", lv, tallyRow(&all))
+		printTallies(w, lv, defs, tallies, tallyRow)
 		w.Flush()
 	}
 	return w.Flush()
@@ -189,6 +184,44 @@ func tallyRow(t *benchTally) string {
 // synthLevel reads n synth captures of every definition at one difficulty.
 // Sample i*len(defs)+di of a generator over defs is of definition di.
 func (b *ocrBench) synthLevel(ctx context.Context, lv string, defs []*idv.DocumentDefinition, n int, seed uint64, tallies []benchTally) error {
+	return eachSynthSample(ctx, lv, defs, n, seed, func(idx, di int, def *idv.DocumentDefinition, smp *synth.Sample) error {
+		captures := map[string][]byte{idv.SlotFront: smp.Front}
+		corners := map[string]*[4][2]float64{}
+		if smp.Truth.Capture.Front != nil {
+			corners["front"] = &smp.Truth.Capture.Front.Corners
+		}
+		if hasSide(def, "back") {
+			captures[idv.SlotBack] = smp.Back
+			corners["back"] = &smp.Truth.Capture.Back.Corners
+		}
+		name := fmt.Sprintf("%s/%s#%d", lv, def.Config, idx)
+		ex, ok, err := b.readCard(ctx, name, def, captures, smp.Truth.Printed, corners, &tallies[di])
+		if err != nil {
+			return err
+		}
+		if !ok && b.out != "" {
+			if err := b.dump(filepath.Join(b.out, fmt.Sprintf("%s-%s-%d", lv, def.Config, idx)), smp, ex); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// printTallies prints one row per definition and an OVERALL row.
+func printTallies(w io.Writer, lv string, defs []*idv.DocumentDefinition, tallies []benchTally, row func(*benchTally) string) {
+	var all benchTally
+	for di, def := range defs {
+		fmt.Fprintf(w, "%s\t%s\t%s\n", lv, def.Config, row(&tallies[di]))
+		all.add(&tallies[di])
+	}
+	fmt.Fprintf(w, "%s\tOVERALL\t%s\n", lv, row(&all))
+}
+
+// eachSynthSample renders n synthetic samples of every definition at level
+// lv, sample idx = i*len(defs)+di being of defs[di], and calls f on each.
+func eachSynthSample(ctx context.Context, lv string, defs []*idv.DocumentDefinition, n int, seed uint64,
+	f func(idx, di int, def *idv.DocumentDefinition, smp *synth.Sample) error) error {
 	diff, err := synth.ParseDifficulty(lv)
 	if err != nil {
 		return Usagef("%v", err)
@@ -207,24 +240,8 @@ func (b *ocrBench) synthLevel(ctx context.Context, lv string, defs []*idv.Docume
 			if err != nil {
 				return err
 			}
-			captures := map[string][]byte{idv.SlotFront: smp.Front}
-			corners := map[string]*[4][2]float64{}
-			if smp.Truth.Capture.Front != nil {
-				corners["front"] = &smp.Truth.Capture.Front.Corners
-			}
-			if hasSide(def, "back") {
-				captures[idv.SlotBack] = smp.Back
-				corners["back"] = &smp.Truth.Capture.Back.Corners
-			}
-			name := fmt.Sprintf("%s/%s#%d", lv, def.Config, idx)
-			ex, ok, err := b.readCard(ctx, name, def, captures, smp.Truth.Printed, corners, &tallies[di])
-			if err != nil {
+			if err := f(idx, di, def, smp); err != nil {
 				return err
-			}
-			if !ok && b.out != "" {
-				if err := b.dump(filepath.Join(b.out, fmt.Sprintf("%s-%s-%d", lv, def.Config, idx)), smp, ex); err != nil {
-					return err
-				}
 			}
 		}
 	}

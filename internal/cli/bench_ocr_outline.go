@@ -17,66 +17,46 @@ import (
 // takes seconds rather than minutes, which is what tuning the card finder
 // needs.
 func (b *ocrBench) outlineLevel(ctx context.Context, lv string, defs []*idv.DocumentDefinition, n int, seed uint64, w *tabwriter.Writer) error {
-	diff, err := synth.ParseDifficulty(lv)
-	if err != nil {
-		return Usagef("%v", err)
-	}
-	gen, err := synth.New(synth.Options{Definitions: defs, Seed: seed, Difficulty: diff, ImpostorRate: -1})
+	tallies := make([]benchTally, len(defs))
+	err := eachSynthSample(ctx, lv, defs, n, seed, func(idx, di int, def *idv.DocumentDefinition, smp *synth.Sample) error {
+		t := &tallies[di]
+		t.cards++
+		for _, side := range def.Sides {
+			data, tc := smp.Front, smp.Truth.Capture.Front
+			if side == "back" {
+				data, tc = smp.Back, smp.Truth.Capture.Back
+			}
+			if tc == nil {
+				continue
+			}
+			runtime.GC()
+			start, cpu0 := time.Now(), processCPU()
+			var card *vision.Card
+			img, err := vision.Decode(data)
+			if err == nil {
+				card, err = vision.Rectify(img, def, side)
+			}
+			t.durations = append(t.durations, time.Since(start))
+			t.cpu = append(t.cpu, processCPU()-cpu0)
+			t.sides++
+			located, upright, off := cornerMatch(card, &tc.Corners)
+			if located {
+				t.located++
+			}
+			if upright {
+				t.upright++
+			}
+			if !upright && b.verbose {
+				fmt.Fprintf(b.env.Stderr, "%s/%s#%d %s: outline located %v upright %v (corner error %.1f %% of the long side)\n",
+					lv, def.Config, idx, side, located, upright, 100*off)
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	tallies := make([]benchTally, len(defs))
-	for i := 0; i < n; i++ {
-		for di, def := range defs {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			idx := i*len(defs) + di
-			smp, err := gen.Sample(ctx, idx)
-			if err != nil {
-				return err
-			}
-			t := &tallies[di]
-			t.cards++
-			for _, side := range def.Sides {
-				data, tc := smp.Front, smp.Truth.Capture.Front
-				if side == "back" {
-					data, tc = smp.Back, smp.Truth.Capture.Back
-				}
-				if tc == nil {
-					continue
-				}
-				runtime.GC()
-				start, cpu0 := time.Now(), processCPU()
-				var card *vision.Card
-				img, err := vision.Decode(data)
-				if err == nil {
-					card, err = vision.Rectify(img, def, side)
-				}
-				t.durations = append(t.durations, time.Since(start))
-				t.cpu = append(t.cpu, processCPU()-cpu0)
-				t.sides++
-				located, upright, off := cornerMatch(card, &tc.Corners)
-				if located {
-					t.located++
-				}
-				if upright {
-					t.upright++
-				}
-				if !upright && b.verbose {
-					fmt.Fprintf(b.env.Stderr, "%s/%s#%d %s: outline located %v upright %v (corner error %.1f %% of the long side)\n",
-						lv, def.Config, idx, side, located, upright, 100*off)
-				}
-			}
-		}
-	}
-	var all benchTally
-	for di, def := range defs {
-		t := &tallies[di]
-		fmt.Fprintf(w, "%s\t%s\t%s\n", lv, def.Config, outlineRow(t))
-		all.add(t)
-	}
-	fmt.Fprintf(w, "%s\tOVERALL\t%s\n", lv, outlineRow(&all))
+	printTallies(w, lv, defs, tallies, outlineRow)
 	return w.Flush()
 }
 
