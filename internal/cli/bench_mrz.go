@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -111,15 +112,8 @@ func runBenchMRZ(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		start := time.Now()
-		var got, raw []string
-		rd, err := r.Read(ctx, img)
-		if err == nil {
-			raw = rd.Lines
-			got = rd.Lines
-			if m, perr := mrz.Parse(rd.Lines, mrz.Options{Repair: true}); perr == nil {
-				got = m.Lines
-			}
-		} else if !errors.Is(err, mrz.ErrNotFound) {
+		got, raw, err := readMRZLines(ctx, r, img)
+		if err != nil {
 			return err
 		}
 		d := time.Since(start)
@@ -141,13 +135,8 @@ func runBenchMRZ(ctx context.Context, env *Env, args []string) error {
 				return err
 			}
 			start := time.Now()
-			var got []string
-			if rd, err := r.Read(ctx, img); err == nil {
-				got = rd.Lines
-				if m, perr := mrz.Parse(rd.Lines, mrz.Options{Repair: true}); perr == nil {
-					got = m.Lines
-				}
-			} else if !errors.Is(err, mrz.ErrNotFound) {
+			got, _, err := readMRZLines(ctx, r, img)
+			if err != nil {
 				return err
 			}
 			degraded.add(c.name+" "+k.Name, got, c.lines, time.Since(start))
@@ -330,13 +319,8 @@ func benchSynthMRZ(ctx context.Context, r *mrz.Reader, n int) ([]synthMRZScore, 
 				return nil, err
 			}
 			start := time.Now()
-			var got []string
-			if rd, err := r.Read(ctx, img); err == nil {
-				got = rd.Lines
-				if m, perr := mrz.Parse(rd.Lines, mrz.Options{Repair: true}); perr == nil {
-					got = m.Lines
-				}
-			} else if !errors.Is(err, mrz.ErrNotFound) {
+			got, _, err := readMRZLines(ctx, r, img)
+			if err != nil {
 				return nil, err
 			}
 			name := fmt.Sprintf("%s#%d", smp.Truth.Config, i)
@@ -364,4 +348,21 @@ func benchSynthMRZ(ctx context.Context, r *mrz.Reader, n int) ([]synthMRZScore, 
 		out = append(out, synthMRZScore{difficulty: string(diff), score: sc, check: cc})
 	}
 	return out, nil
+}
+
+// readMRZLines reads the MRZ of img: the lines after OCR repair when they
+// parse (else as read) and the lines as read; both nil when no MRZ is found.
+func readMRZLines(ctx context.Context, r *mrz.Reader, img image.Image) (repaired, raw []string, err error) {
+	rd, err := r.Read(ctx, img)
+	if errors.Is(err, mrz.ErrNotFound) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	repaired = rd.Lines
+	if m, perr := mrz.Parse(rd.Lines, mrz.Options{Repair: true}); perr == nil {
+		repaired = m.Lines
+	}
+	return repaired, rd.Lines, nil
 }
