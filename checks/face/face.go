@@ -223,8 +223,8 @@ func (m *Matcher) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	idPhoto, _ := c.Derived(idv.ImageIDPhoto)
 	rectified, _ := c.Derived(idv.ImageFrontRectified)
 	if idPhoto == nil && rectified == nil {
-		if f, ok := c.Images[idv.SlotFront]; !ok || len(f.Data) == 0 {
-			return idv.Outcome{}, fmt.Errorf("%w: no ID front capture and no id_photo", ErrNoCapture)
+		if _, err := frontCapture(c); err != nil {
+			return idv.Outcome{}, err
 		}
 	}
 	selfieCap, ok := c.Images[idv.SlotSelfie]
@@ -266,23 +266,21 @@ func (m *Matcher) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 // rectangle (an image.Rectangle) once face matching has run.
 const SelfieFaceKey = "face.selfie_rect"
 
-// IDImage picks the image holding the ID photo: the id_photo the capture
-// pipeline located, else the rectified front, else the front capture.
-func IDImage(c *idv.Case) (image.Image, error) {
-	for _, name := range []string{idv.ImageIDPhoto, idv.ImageFrontRectified} {
-		if img, ok := c.Derived(name); ok && img != nil && !img.Bounds().Empty() {
-			return img, nil
-		}
-	}
-	return decodeFront(c)
-}
-
-func decodeFront(c *idv.Case) (image.Image, error) {
+// frontCapture is the raw front capture, the last place FindIDFace looks.
+func frontCapture(c *idv.Case) ([]byte, error) {
 	front, ok := c.Images[idv.SlotFront]
 	if !ok || len(front.Data) == 0 {
 		return nil, fmt.Errorf("%w: no ID front capture and no id_photo", ErrNoCapture)
 	}
-	img, err := facerec.Decode(front.Data)
+	return front.Data, nil
+}
+
+func decodeFront(c *idv.Case) (image.Image, error) {
+	data, err := frontCapture(c)
+	if err != nil {
+		return nil, err
+	}
+	img, err := facerec.Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("face: ID front: %w", err)
 	}
