@@ -7,7 +7,6 @@ import (
 	"image"
 	"math"
 	"sort"
-	"sync"
 
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/facerec"
@@ -74,9 +73,6 @@ var DefaultParams = Params{Threshold: DefaultThreshold, ReviewBand: DefaultRevie
 type Detector struct {
 	modelsDir string
 	model     *Model
-
-	mu  sync.Mutex
-	rec *facerec.Recognizer
 }
 
 var _ idv.Check = (*Detector)(nil)
@@ -111,18 +107,10 @@ func (d *Detector) Model() (*Model, error) {
 	return Embedded()
 }
 
+// recognizer is the process-wide recogniser face_matching also uses;
+// facerec.Shared loads the models once and caches them.
 func (d *Detector) recognizer() (*facerec.Recognizer, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.rec != nil {
-		return d.rec, nil
-	}
-	rec, err := facerec.Shared(d.modelsDir)
-	if err != nil {
-		return nil, err
-	}
-	d.rec = rec
-	return rec, nil
+	return facerec.Shared(d.modelsDir)
 }
 
 // DetectFace finds the dominant (largest) face of img; ok is false when
