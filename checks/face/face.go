@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"sync"
 
 	"github.com/disintegration/imaging"
 
@@ -65,9 +64,6 @@ type Section struct {
 // against the dominant face of the selfie.
 type Matcher struct {
 	modelsDir string
-
-	mu  sync.Mutex
-	rec *facerec.Recognizer
 }
 
 var _ idv.Check = (*Matcher)(nil)
@@ -87,17 +83,7 @@ func (m *Matcher) Cost() int { return 3 }
 // Recognizer returns the process-wide recogniser, loading the models on
 // first use.
 func (m *Matcher) Recognizer() (*facerec.Recognizer, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.rec != nil {
-		return m.rec, nil
-	}
-	rec, err := facerec.Shared(m.modelsDir)
-	if err != nil {
-		return nil, err
-	}
-	m.rec = rec
-	return rec, nil
+	return facerec.Shared(m.modelsDir)
 }
 
 // Found is the outcome of looking for the dominant face in one image.
