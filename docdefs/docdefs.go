@@ -159,7 +159,8 @@ var (
 	mrzFormats    = set(idv.MRZTD1, idv.MRZTD2, idv.MRZTD3, idv.MRZMRVA, idv.MRZMRVB)
 	barcodeKinds  = set("pdf417", "qr")
 	featureKinds  = set("guilloche", "seal", "hologram", "microtext", "ghost_image")
-	mrzFieldNames = set("document_number", "date_of_birth", "date_of_expiry", "sex", "surname",
+	layouts       = set("", idv.LayoutGeneric)
+	mrzFieldNames = set("document_code", "document_number", "date_of_birth", "date_of_expiry", "sex", "surname",
 		"given_names", "full_name", "nationality", "issuing_state", "optional_data", "personal_number")
 )
 
@@ -179,6 +180,14 @@ func Validate(d *idv.DocumentDefinition) error {
 	}
 	if !kinds[d.Kind] {
 		bad("kind %q is not one of id_card, passport, driving_licence, voter_id", d.Kind)
+	}
+	if !layouts[d.Layout] {
+		bad("layout %q is not generic (or absent, for an issuer's own layout)", d.Layout)
+	}
+	if d.Generic() && d.MRZ == nil {
+		// A generic layout reads its fields from the MRZ when the print
+		// does not fit the ICAO zones: without an MRZ it reads nothing.
+		bad("layout generic needs an mrz")
 	}
 	if !(d.Size.WidthMM > 10 && d.Size.WidthMM < 300 && d.Size.HeightMM > 10 && d.Size.HeightMM < 300) {
 		bad("size %gx%g mm is not a document size", d.Size.WidthMM, d.Size.HeightMM)

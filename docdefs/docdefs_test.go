@@ -14,7 +14,7 @@ import (
 
 func TestDefaultHasEveryDefinition(t *testing.T) {
 	want := []string{
-		"generic_passport", "ghana_voter_id", "ke_maisha_card", "ke_national_id", "ke_passport",
+		"generic_id_card", "generic_passport", "ghana_voter_id", "ke_maisha_card", "ke_national_id", "ke_passport",
 		"kenya_national_id", "nigeria_national_id", "south_africa_id", "tanzania_national_id",
 		"uganda_driving_licence", "uganda_national_id_new", "uganda_national_id_old",
 	}
@@ -80,6 +80,9 @@ func TestParseRejects(t *testing.T) {
 		{"bad kind", "kind: id_card", "kind: library_card", "kind"},
 		{"no sides", "sides: [front]", "sides: []", "at least one side"},
 		{"mrz field without mrz", "type: number,", "type: number, mrz: document_number,", "has none"},
+		{"unknown layout", "kind: id_card", "kind: id_card\nlayout: freeform", `layout "freeform"`},
+		{"generic without mrz", "kind: id_card", "kind: id_card\nlayout: generic", "layout generic needs an mrz"},
+		{"generic with mrz", "kind: id_card", "kind: id_card\nlayout: generic\nmrz: {format: TD1, document_code: I, zone: {side: front, x: 0.03, y: 0.62, w: 0.94, h: 0.34}}", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -94,6 +97,44 @@ func TestParseRejects(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
+}
+
+// The generic definitions stand for any document of their MRZ format: every
+// field they carry must come from that MRZ, or an unknown layout would leave
+// it unread on every foreign document.
+func TestGenericDefinitionsAreMRZBacked(t *testing.T) {
+	want := map[string]string{"generic_passport": "TD3", "generic_id_card": "TD1"}
+	for _, d := range Default().All() {
+		if !d.Generic() {
+			continue
+		}
+		t.Run(d.Config, func(t *testing.T) {
+			format, ok := want[d.Config]
+			require.True(t, ok, "a generic definition this test does not know")
+			delete(want, d.Config)
+			require.NotNil(t, d.MRZ)
+			assert.Equal(t, format, d.MRZ.Format)
+			assert.Equal(t, "UTO", d.Country)
+			for _, f := range d.Fields {
+				// The passport's place of birth, date of issue and
+				// authority are not in a TD3 MRZ: they are read printed or
+				// stay unread.
+				if d.Config == "generic_passport" && (f.Name == "place_of_birth" || f.Name == "date_of_issue" || f.Name == "authority") {
+					continue
+				}
+				assert.NotEmpty(t, f.MRZ, "%s is not backed by the MRZ", f.Name)
+			}
+		})
+	}
+	assert.Empty(t, want, "generic definitions missing")
+}
+
+func TestGenericIDCardSchema(t *testing.T) {
+	d, ok := Default().Definition("generic_id_card")
+	require.True(t, ok)
+	assert.Equal(t, []string{"document_type", "issuing_state", "document_number", "surname", "given_names",
+		"nationality", "sex", "date_of_birth", "date_of_expiry"}, d.FieldSchema)
+	assert.InDelta(t, 85.6/53.98, d.Size.Aspect(), 1e-9, "ID-1")
 }
 
 func TestDuplicateFieldNames(t *testing.T) {

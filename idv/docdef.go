@@ -14,8 +14,14 @@ type DocumentDefinition struct {
 	Kind string `yaml:"kind" json:"kind"`
 	// Approximate marks layouts drawn from public descriptions rather than
 	// measured from a specimen; docs/docdefs.md lists them.
-	Approximate bool   `yaml:"approximate" json:"approximate"`
-	Notes       string `yaml:"notes,omitempty" json:"notes,omitempty"`
+	Approximate bool `yaml:"approximate" json:"approximate"`
+	// Layout is LayoutGeneric for a definition that stands for any
+	// document of its MRZ format (generic_passport, generic_id_card): its
+	// zones are the ICAO order, not where a given issuer prints, so the
+	// OCR check takes the MRZ-backed fields from a trusted MRZ when the
+	// print does not read as that layout. Empty for an issuer's layout.
+	Layout string `yaml:"layout,omitempty" json:"layout,omitempty"`
+	Notes  string `yaml:"notes,omitempty" json:"notes,omitempty"`
 	// Size is the physical size of one side in millimetres.
 	Size  Size     `yaml:"size" json:"size"`
 	Sides []string `yaml:"sides" json:"sides"`
@@ -84,8 +90,9 @@ type FieldDef struct {
 	// Lines is how many text lines the zone may hold (default 1).
 	Lines int `yaml:"lines,omitempty" json:"lines,omitempty"`
 	// MRZ names the parsed MRZ field that backs this one, for cross-checks
-	// (document_number, date_of_birth, date_of_expiry, sex, surname,
-	// given_names, full_name, nationality, personal_number).
+	// (document_code, document_number, date_of_birth, date_of_expiry, sex,
+	// surname, given_names, full_name, nationality, issuing_state,
+	// optional_data, personal_number).
 	MRZ string `yaml:"mrz,omitempty" json:"mrz,omitempty"`
 	// Fixed is a value the field always has on this document (for instance
 	// document_type), printed or implied.
@@ -128,6 +135,14 @@ type Feature struct {
 	Kind string `yaml:"kind" json:"kind"`
 	Zone Zone   `yaml:"zone" json:"zone"`
 }
+
+// LayoutGeneric is the Layout of a definition that stands for any document
+// of its MRZ format.
+const LayoutGeneric = "generic"
+
+// Generic reports whether d stands for any document of its MRZ format
+// rather than one issuer's layout.
+func (d *DocumentDefinition) Generic() bool { return d.Layout == LayoutGeneric }
 
 // Field returns the definition of the named field.
 func (d *DocumentDefinition) Field(name string) (FieldDef, bool) {

@@ -113,7 +113,7 @@ func TestRunDetectsTypeAndCrossChecksMRZ(t *testing.T) {
 	// from the printed one.
 	iso := truth["date_of_birth"][6:10] + "-" + truth["date_of_birth"][3:5] + "-" + truth["date_of_birth"][0:2]
 	wrong := "1901-01-01"
-	c.SetMRZ(&idv.MRZData{DocumentNumber: truth["passport_number"], DateOfBirth: wrong, Sex: truth["sex"],
+	c.SetMRZ(&idv.MRZData{Format: idv.MRZTD3, DocumentNumber: truth["passport_number"], DateOfBirth: wrong, Sex: truth["sex"],
 		Surname: truth["surname"], GivenNames: truth["given_names"], AllChecksPass: true})
 	out, err := k.Run(context.Background(), c)
 	if err != nil {

@@ -7,8 +7,10 @@ import (
 	"github.com/tambua/tambua/idv"
 )
 
-// mrzValue is the MRZ's value for a field, in the field's normalised form.
-func mrzValue(m *idv.MRZData, name string) string {
+// MRZValue is the value of the parsed MRZ field name (a FieldDef's MRZ:
+// document_number, surname...) in the normalised form of combined: dates
+// DD.MM.YYYY, fillers as spaces. "" when the MRZ does not carry it.
+func MRZValue(m *idv.MRZData, name string) string {
 	clean := func(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, "<", " ")), " ") }
 	iso := func(s string) string {
 		if len(s) != 10 {
@@ -17,6 +19,8 @@ func mrzValue(m *idv.MRZData, name string) string {
 		return s[8:10] + "." + s[5:7] + "." + s[0:4]
 	}
 	switch name {
+	case "document_code":
+		return clean(m.DocumentCode)
 	case "document_number":
 		return clean(m.DocumentNumber)
 	case "date_of_birth":
@@ -63,26 +67,28 @@ func agrees(field, printed, fromMRZ string) bool {
 }
 
 // crossCheck compares the MRZ-backed fields with the MRZ. When the MRZ's
-// check digits all pass its values are trusted: a printed value that
-// disagrees is listed as a conflict (and kept, for a reviewer to see), and
-// a field that could not be read is taken from the MRZ.
+// check digits all pass and it is of the definition's format its values
+// are trusted: a printed value that disagrees is listed as a conflict (and
+// kept, for a reviewer to see), and a field that could not be read is
+// taken from the MRZ.
 func crossCheck(ex *Extraction, d *idv.DocumentDefinition, m *idv.MRZData) {
 	if m == nil {
 		return
 	}
-	ex.Quality.MRZTrusted = m.AllChecksPass
+	trusted := mrzTrusted(d, m)
+	ex.Quality.MRZTrusted = trusted
 	compared, agreed := 0, 0
 	for _, f := range d.Fields {
 		if f.MRZ == "" || f.Fixed != "" {
 			continue
 		}
-		mv := mrzValue(m, f.MRZ)
+		mv := MRZValue(m, f.MRZ)
 		if mv == "" {
 			continue
 		}
 		pv := ex.Fields[f.Name]
 		if pv == "" {
-			if m.AllChecksPass {
+			if trusted {
 				if validValue(f, mv) {
 					ex.Fields[f.Name] = mv
 					ex.FromMRZ = append(ex.FromMRZ, f.Name)
@@ -93,14 +99,14 @@ func crossCheck(ex *Extraction, d *idv.DocumentDefinition, m *idv.MRZData) {
 		compared++
 		if agrees(f.MRZ, pv, mv) {
 			agreed++
-		} else if m.AllChecksPass && fold(pv) == fold(mv) && validValue(f, mv) {
+		} else if trusted && fold(pv) == fold(mv) && validValue(f, mv) {
 			// The print differs only by letters and digits OCR cannot
 			// tell apart (O and 0, I and 1...); the MRZ's check digits
 			// settle which it is.
 			ex.Fields[f.Name] = mv
 			ex.Resolved = append(ex.Resolved, f.Name)
 			agreed++
-		} else if m.AllChecksPass {
+		} else if trusted {
 			ex.Quality.Conflicts = append(ex.Quality.Conflicts, f.Name)
 		}
 	}

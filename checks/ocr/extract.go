@@ -72,9 +72,22 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 		}
 	}
 	reads := map[string]fieldRead{}
-	for side, card := range cards {
+	// Sides in a fixed order, the MRZ's side first: a generic layout looks
+	// for the MRZ on the other side only when its own side has none.
+	sides := sideOrder(d, cards)
+	mrzSide, mrzLike := "", 0.0
+	if d.MRZ != nil {
+		mrzSide = d.MRZ.Zone.Side
+	}
+	var unmatched []string
+	for _, side := range sides {
+		card := cards[side]
 		settled := card.UprightMargin >= uprightDoubt
-		if d.MRZ != nil && d.MRZ.Zone.Side == side {
+		// A generic layout does not know which side an issuer prints its
+		// MRZ on (a TD1 card's back sent alone, a card with the MRZ on
+		// its front): the other side is searched when the named one gave
+		// no MRZ-shaped text.
+		if d.MRZ != nil && (side == mrzSide || (d.Generic() && mrzLike < 0.5)) {
 			// The MRZ is the strongest evidence of which way up a card
 			// is: read the way up that makes it look like an MRZ.
 			t0, err := k.readMRZ(ctx, d, card)
@@ -95,7 +108,9 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 			if s0 >= 0.5 {
 				settled = true
 			}
-			ex.MRZText = t0
+			if ex.MRZText == "" || s0 > mrzLike {
+				ex.MRZText, mrzLike = t0, s0
+			}
 		}
 		rs, err := k.readSide(ctx, d, side, card)
 		if err != nil {
@@ -119,7 +134,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 			// outline or the orientation is wrong, or this is another
 			// document. Whatever did fit a pattern there is chance, not a
 			// reading, and is not presented.
-			ex.Reasons = appendUnique(ex.Reasons, side+"_unreadable")
+			unmatched = append(unmatched, side)
 			continue
 		}
 		for n, r := range rs {
@@ -127,8 +142,29 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 		}
 	}
 	ex.Cards = cards
-	for side, card := range cards {
-		q := vision.Measure(card, d, side)
+	if ex.MRZText != "" {
+		// ocr_extraction runs before mrz_parsing: parse what was read here
+		// so the printed fields can be held against it now.
+		if m, err := mrzpkg.ParseText(ex.MRZText, mrzpkg.Options{Now: now, Repair: true}); err == nil {
+			ex.MRZ = m.Data()
+			ex.mrzMatch = mrzOfDefinition(d, ex.MRZ)
+		}
+	}
+	if mrz == nil {
+		mrz = ex.MRZ
+	}
+	for _, side := range unmatched {
+		if d.Generic() && mrzTrusted(d, mrz) {
+			// The print of an unknown issuer is not where the generic
+			// zones are, which says nothing against the document: its
+			// MRZ-backed fields come from the trusted MRZ instead.
+			ex.Reasons = appendUnique(ex.Reasons, side+"_layout_unmatched")
+			continue
+		}
+		ex.Reasons = appendUnique(ex.Reasons, side+"_unreadable")
+	}
+	for _, side := range sides {
+		q := vision.Measure(cards[side], d, side)
 		ex.Capture[side] = q
 		ex.Reasons = appendUnique(ex.Reasons, q.Reasons...)
 	}
@@ -154,17 +190,6 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 	}
 	if nConf > 0 {
 		ex.conf = confSum / float64(nConf) / 100
-	}
-	if ex.MRZText != "" {
-		// ocr_extraction runs before mrz_parsing: parse what was read here
-		// so the printed fields can be held against it now.
-		if m, err := mrzpkg.ParseText(ex.MRZText, mrzpkg.Options{Now: now, Repair: true}); err == nil {
-			ex.MRZ = m.Data()
-			ex.mrzMatch = m.Format == d.MRZ.Format && strings.HasPrefix(m.DocumentCode, d.MRZ.DocumentCode[:1])
-		}
-	}
-	if mrz == nil {
-		mrz = ex.MRZ
 	}
 	crossCheck(ex, d, mrz)
 	for _, f := range d.Fields {
@@ -192,6 +217,37 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 		ex.Quality.Unread = []string{}
 	}
 	return ex, nil
+}
+
+// sideOrder lists the captured sides, the MRZ's side first.
+func sideOrder(d *idv.DocumentDefinition, cards map[string]*vision.Card) []string {
+	var out []string
+	if d.MRZ != nil && cards[d.MRZ.Zone.Side] != nil {
+		out = append(out, d.MRZ.Zone.Side)
+	}
+	for _, s := range []string{"front", "back"} {
+		if cards[s] != nil && (len(out) == 0 || out[0] != s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// mrzOfDefinition: the MRZ is of d's format and, for an issuer's layout,
+// of its document code. A generic layout takes any code of its format
+// (TD1 cards are I, ID, IR, AC, C1...).
+func mrzOfDefinition(d *idv.DocumentDefinition, m *idv.MRZData) bool {
+	if d.MRZ == nil || m == nil || m.Format != d.MRZ.Format {
+		return false
+	}
+	return d.Generic() || strings.HasPrefix(m.DocumentCode, d.MRZ.DocumentCode[:1])
+}
+
+// mrzTrusted: every check digit of the MRZ passes and it is of d's
+// format. An MRZ of another format (a visa's MRV-A read as a passport)
+// belongs to another document and settles none of d's fields.
+func mrzTrusted(d *idv.DocumentDefinition, m *idv.MRZData) bool {
+	return m != nil && m.AllChecksPass && d.MRZ != nil && m.Format == d.MRZ.Format
 }
 
 func round3(v float64) float64 { return float64(int(v*1000+0.5)) / 1000 }

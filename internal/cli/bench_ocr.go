@@ -17,6 +17,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/tambua/tambua/checks/mrz"
 	"github.com/tambua/tambua/checks/ocr"
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
@@ -100,8 +101,8 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	cores := fs.Int("cores", 1, "CPU cores to use (GOMAXPROCS and tesseract workers)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	source := fs.String("source", "synth", "captures: synth (internal/synth, realistic) or cardtest (plain renders)")
-	specimens := fs.String("specimens", "", "instead, read every image in this folder as -config and print what is found")
-	config := fs.String("config", "generic_passport", "definition for -specimens")
+	specimens := fs.String("specimens", "", "instead, read every image in this folder and print what is found")
+	config := fs.String("config", "", "definition for -specimens (default: the generic ones, the check picks per image)")
 	verbose := fs.Bool("v", false, "print every field read wrongly and every card not found")
 	out := fs.String("out", "", "write the captures, truth and rectified sides of every card with an error here")
 	outlines := fs.Bool("outlines", false, "measure only finding, rectifying and turning the card upright (no OCR; synth source)")
@@ -120,11 +121,7 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	defer k.Close()
 	reg := docdefs.Default()
 	if *specimens != "" {
-		def, ok := reg.Definition(*config)
-		if !ok {
-			return Usagef("unknown definition %q", *config)
-		}
-		return benchSpecimens(ctx, env, k, def, *specimens)
+		return benchSpecimens(ctx, env, k, reg, *config, *specimens)
 	}
 	var defs []*idv.DocumentDefinition
 	if *defsFlag == "" {
@@ -495,11 +492,39 @@ func levenshtein(a, b string) int {
 	return prev[len(b)]
 }
 
-func benchSpecimens(ctx context.Context, env *Env, k *ocr.Check, def *idv.DocumentDefinition, dir string) error {
+// benchSpecimens reads every image of dir as one capture (the front slot)
+// and prints what the check finds. Without -config the candidates are the
+// generic definitions (generic_passport, generic_id_card) and the check's
+// own document-type detection picks one per image, as a workflow allowing
+// both would: each is read, and the reading whose MRZ is of the
+// definition's format ranks first. Where mrz_vectors.json (in dir or its
+// parent) names the image, the MRZ and the presented MRZ-backed fields are
+// compared with its lines.
+func benchSpecimens(ctx context.Context, env *Env, k *ocr.Check, reg *docdefs.Registry, config, dir string) error {
+	var cands []*idv.DocumentDefinition
+	if config != "" {
+		d, ok := reg.Definition(config)
+		if !ok {
+			return Usagef("unknown definition %q", config)
+		}
+		cands = append(cands, d)
+	} else {
+		for _, d := range reg.All() {
+			if d.Generic() {
+				cands = append(cands, d)
+			}
+		}
+		if len(cands) == 0 {
+			return Usagef("no generic definition to read the specimens with; name one with -config")
+		}
+	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return Usagef("%v", err)
 	}
+	truth := specimenTruth(dir)
+	var sum specimenSummary
+	sum.byDef = map[string]int{}
 	for _, e := range ents {
 		ext := strings.ToLower(filepath.Ext(e.Name()))
 		if e.IsDir() || (ext != ".jpg" && ext != ".jpeg" && ext != ".png") {
@@ -509,30 +534,141 @@ func benchSpecimens(ctx context.Context, env *Env, k *ocr.Check, def *idv.Docume
 		if err != nil {
 			return err
 		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		sum.images++
 		start := time.Now()
 		img, err := vision.Decode(data)
 		if err != nil {
 			fmt.Fprintf(env.Stdout, "%s: %v\n", e.Name(), err)
 			continue
 		}
-		ex, err := k.Extract(ctx, map[string]image.Image{idv.SlotFront: img}, []*idv.DocumentDefinition{def}, nil)
+		ex, err := k.Extract(ctx, map[string]image.Image{idv.SlotFront: img}, cands, nil)
 		el := time.Since(start).Milliseconds()
 		if err != nil {
-			fmt.Fprintf(env.Stdout, "%s (%dx%d, %d ms): %v\n", e.Name(), img.Bounds().Dx(), img.Bounds().Dy(), el, err)
+			var ie *ocr.InputError
+			if !errors.As(err, &ie) {
+				return err
+			}
+			fmt.Fprintf(env.Stdout, "%s (%dx%d, %d ms): %s\n", e.Name(), img.Bounds().Dx(), img.Bounds().Dy(), el, ie.Reason)
+			sum.byDef["none"]++
 			continue
 		}
-		c := ex.Cards["front"]
-		fmt.Fprintf(env.Stdout, "%s (%dx%d, %d ms): found score %.2f fills-frame %v rotation %d; coverage %.2f; reasons %v\n",
-			e.Name(), img.Bounds().Dx(), img.Bounds().Dy(), el, c.Detection.Score, c.Detection.FillsFrame, c.Rotation,
-			ex.Quality.Coverage, ex.Reasons)
-		for _, name := range def.FieldSchema {
-			if v := ex.Fields[name]; v != "" {
-				fmt.Fprintf(env.Stdout, "    %-16s %s\n", name, v)
-			}
+		sum.add(env.Stdout, e.Name(), img.Bounds(), el, ex, truth[e.Name()])
+	}
+	sum.print(env.Stdout)
+	return nil
+}
+
+// specimenTruth maps image file names to their MRZ lines, from
+// mrz_vectors.json in dir or its parent; nil when there is none.
+func specimenTruth(dir string) map[string][]string {
+	for _, d := range []string{dir, filepath.Dir(filepath.Clean(dir))} {
+		cs, err := mrzSpecimens(d)
+		if err != nil {
+			continue
 		}
-		if ex.MRZText != "" {
-			fmt.Fprintf(env.Stdout, "    mrz %q\n", ex.MRZText)
+		out := map[string][]string{}
+		for _, c := range cs {
+			out[filepath.Base(c.path)] = c.lines
 		}
+		return out
 	}
 	return nil
+}
+
+type specimenSummary struct {
+	images, mrzFound, mrzTrusted int
+	withTruth, mrzExact          int
+	withFields, fields           int
+	compared, agreed             int
+	byDef                        map[string]int
+	wrong                        []string
+}
+
+// add prints one image's reading and counts it.
+func (s *specimenSummary) add(w io.Writer, name string, b image.Rectangle, ms int64, ex *ocr.Extraction, want []string) {
+	d := ex.Definition
+	s.byDef[d.Config]++
+	c := ex.Cards["front"]
+	mrzNote := "no MRZ"
+	if ex.MRZ != nil {
+		s.mrzFound++
+		mrzNote = "MRZ " + ex.MRZ.Format + " checks fail"
+		if ex.Quality.MRZTrusted {
+			s.mrzTrusted++
+			mrzNote = "MRZ " + ex.MRZ.Format + " checks ok"
+		} else if ex.MRZ.AllChecksPass {
+			mrzNote = "MRZ " + ex.MRZ.Format + " checks ok, not this definition's format"
+		}
+	}
+	vsTruth := ""
+	var wantMRZ *idv.MRZData
+	if want != nil {
+		s.withTruth++
+		vsTruth = "; truth: MRZ differs"
+		if ex.MRZText == strings.Join(want, "\n") {
+			s.mrzExact++
+			vsTruth = "; truth: MRZ exact"
+		}
+		if m, err := mrz.Parse(want, mrz.Options{}); err == nil {
+			wantMRZ = m.Data()
+		}
+	}
+	fmt.Fprintf(w, "%s (%dx%d, %d ms) as %s: outline score %.2f fills-frame %v rotation %d; %s%s; coverage %.2f; reasons %v\n",
+		name, b.Dx(), b.Dy(), ms, d.Config, c.Detection.Score, c.Detection.FillsFrame, c.Rotation, mrzNote, vsTruth,
+		ex.Quality.Coverage, ex.Reasons)
+	fromMRZ := map[string]bool{}
+	for _, f := range ex.FromMRZ {
+		fromMRZ[f] = true
+	}
+	n := 0
+	for _, fname := range d.FieldSchema {
+		v := ex.Fields[fname]
+		f, _ := d.Field(fname)
+		if v == "" || f.Fixed != "" {
+			continue
+		}
+		n++
+		src := "printed"
+		if fromMRZ[fname] {
+			src = "mrz"
+		}
+		check := ""
+		if wantMRZ != nil && f.MRZ != "" {
+			if tv := ocr.MRZValue(wantMRZ, f.MRZ); tv != "" {
+				s.compared++
+				if tv == v {
+					s.agreed++
+				} else {
+					check = fmt.Sprintf("  (truth %q)", tv)
+					s.wrong = append(s.wrong, name+"."+fname)
+				}
+			}
+		}
+		fmt.Fprintf(w, "    %-16s %-28s %s%s\n", fname, v, src, check)
+	}
+	if n > 0 {
+		s.withFields++
+		s.fields += n
+	}
+	if ex.MRZText != "" && (want == nil || ex.MRZText != strings.Join(want, "\n")) {
+		fmt.Fprintf(w, "    mrz read %q\n", ex.MRZText)
+	}
+}
+
+func (s *specimenSummary) print(w io.Writer) {
+	var defs []string
+	for d, n := range s.byDef {
+		defs = append(defs, fmt.Sprintf("%s %d", d, n))
+	}
+	sort.Strings(defs)
+	fmt.Fprintf(w, "SUMMARY %d images (%s): MRZ found %d, trusted %d; MRZ exact %d of %d with truth; "+
+		"fields presented on %d images, %d fields; MRZ-backed fields vs truth %d of %d agree\n",
+		s.images, strings.Join(defs, ", "), s.mrzFound, s.mrzTrusted, s.mrzExact, s.withTruth,
+		s.withFields, s.fields, s.agreed, s.compared)
+	if len(s.wrong) > 0 {
+		fmt.Fprintf(w, "fields differing from truth: %v\n", s.wrong)
+	}
 }

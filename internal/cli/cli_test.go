@@ -27,9 +27,15 @@ func TestDocdefsList(t *testing.T) {
 	code, out, _ := runCLI(t, "", "docdefs", "list")
 	require.Equal(t, ExitOK, code)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	assert.Len(t, lines, 13, "a header and 12 definitions")
+	assert.Len(t, lines, 14, "a header and 13 definitions")
 	assert.Contains(t, out, "kenya_national_id")
+	for _, l := range lines {
+		if strings.HasPrefix(l, "generic_") {
+			assert.True(t, strings.HasSuffix(l, "generic"), "generic definitions say so in LAYOUT: %q", l)
+		}
+	}
 	assert.Contains(t, out, "generic_passport")
+	assert.Contains(t, out, "generic_id_card")
 }
 
 func TestDocdefsShowJSON(t *testing.T) {

@@ -49,7 +49,11 @@ func runDocdefsList(_ context.Context, env *Env, args []string) error {
 		if d.Barcode != nil {
 			barcode = d.Barcode.Kind
 		}
-		if d.Approximate {
+		switch {
+		case d.Generic():
+			// Any issuer's document of the MRZ format: zones in ICAO order.
+			layout = "generic"
+		case d.Approximate:
 			layout = "approximate"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", d.Config, d.DisplayName, d.Country, d.Kind,

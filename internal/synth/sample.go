@@ -156,12 +156,15 @@ func (gen *Generator) AttackFor(index int) string { return gen.attackFor(index) 
 
 // attackFor schedules attacks so that a run of 2*len(defs) samples has
 // every definition once clean and once attacked, and cycles the kinds.
+// The parity is of the definition's position plus the round: with an odd
+// number of definitions index+index/n kept each definition always clean or
+// always attacked; for an even number the two are the same.
 func (gen *Generator) attackFor(index int) string {
 	if !gen.opts.Attacks {
 		return ""
 	}
 	n := len(gen.opts.Definitions)
-	if (index+index/n)%2 == 0 {
+	if (index%n+index/n)%2 == 0 {
 		return ""
 	}
 	return AttackKinds[(index/2)%len(AttackKinds)]

@@ -531,3 +531,17 @@ func quadChromaSpread(img image.Image, c [4][2]float64) float64 {
 	}
 	return mad(rg) + mad(gb)
 }
+
+// Every definition is once clean and once attacked in each run of
+// 2*len(defs) samples, whether the number of definitions is even or odd.
+func TestAttackScheduleAlternates(t *testing.T) {
+	all := docdefs.Default().All()
+	for _, n := range []int{1, 2, 3, 12, 13} {
+		gen := &Generator{opts: Options{Definitions: all[:n], Attacks: true}}
+		for i := 0; i < 4*n; i++ {
+			if (gen.AttackFor(i) == "") == (gen.AttackFor(i+n) == "") {
+				t.Errorf("%d definitions: samples %d and %d of definition %d are both %q", n, i, i+n, i%n, gen.AttackFor(i))
+			}
+		}
+	}
+}

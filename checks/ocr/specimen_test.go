@@ -1,0 +1,127 @@
+package ocr
+
+import (
+	"context"
+	"image"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/vision"
+)
+
+// genericDefs are the definitions a workflow for foreign documents allows.
+func genericDefs(t *testing.T) []*idv.DocumentDefinition {
+	t.Helper()
+	var out []*idv.DocumentDefinition
+	for _, d := range docdefs.Default().All() {
+		if d.Generic() {
+			out = append(out, d)
+		}
+	}
+	require.Len(t, out, 2)
+	return out
+}
+
+func specimen(t *testing.T, name string) image.Image {
+	t.Helper()
+	data, err := os.ReadFile(testdata.Path(t, "ids", name))
+	require.NoError(t, err)
+	img, err := vision.Decode(data)
+	require.NoError(t, err)
+	return img
+}
+
+// Real specimens of other countries read with the generic definitions: the
+// printed layout is not the ICAO order the generic zones follow, so the
+// fields come from the MRZ when its check digits pass, and nothing is
+// presented when the MRZ is not trusted for the document.
+func TestGenericSpecimens(t *testing.T) {
+	cases := []struct {
+		image  string
+		config string            // definition the check picks
+		want   map[string]string // presented fields (the specimen's MRZ)
+		none   bool              // nothing may be presented
+	}{
+		{image: "passeye_passport-td3.jpg", config: "generic_passport", want: map[string]string{
+			"document_type": "P", "issuing_state": "UTO", "passport_number": "L898902C3", "surname": "ERIKSSON",
+			"given_names": "ANNA MARIA", "date_of_birth": "12.08.1974", "sex": "F", "date_of_expiry": "15.04.2012",
+			"place_of_birth": "", "date_of_issue": "", "authority": ""}},
+		{image: "passeye_100_pass-bdr.jpg", config: "generic_passport", want: map[string]string{
+			"passport_number": "CA000000", "surname": "MUSTERMANN", "given_names": "ERIKA", "nationality": "D"}},
+		{image: "passeye_100_id-che.jpg", config: "generic_id_card", want: map[string]string{
+			"document_type": "ID", "issuing_state": "CHE", "document_number": "S0002068", "surname": "VADIS",
+			"given_names": "QUO", "nationality": "CHE", "sex": "F", "date_of_birth": "28.02.1981", "date_of_expiry": "01.01.2013"}},
+		{image: "passeye_100_id-si.jpg", config: "generic_id_card", want: map[string]string{
+			"document_number": "099991001", "surname": "VZOREC", "given_names": "TINA", "issuing_state": "SI"}},
+		// An MRV-A visa: its MRZ passes its check digits but is not a
+		// passport's or a card's, so it settles no field of either.
+		{image: "arg0s_visas__USA.png", none: true},
+		// Luxembourg, photographed in perspective: the MRZ is read with an
+		// error its check digits catch.
+		{image: "passeye_100_pass-lux.jpg", config: "generic_passport", none: true},
+	}
+	k := New()
+	defer k.Close()
+	cands := genericDefs(t)
+	for _, tc := range cases {
+		t.Run(tc.image, func(t *testing.T) {
+			img := specimen(t, tc.image)
+			ex, err := k.Extract(context.Background(), map[string]image.Image{idv.SlotFront: img}, cands, nil)
+			require.NoError(t, err)
+			d := ex.Definition
+			if tc.config != "" {
+				assert.Equal(t, tc.config, d.Config)
+			}
+			// combined has exactly the schema's keys.
+			require.Len(t, ex.Fields, len(d.FieldSchema))
+			for _, name := range d.FieldSchema {
+				_, ok := ex.Fields[name]
+				assert.True(t, ok, "no key %s", name)
+			}
+			if tc.none {
+				for name, v := range ex.Fields {
+					assert.Empty(t, v, "%s presented", name)
+				}
+				assert.False(t, ex.Quality.MRZTrusted)
+				assert.Contains(t, ex.Reasons, "front_unreadable")
+				return
+			}
+			for name, v := range tc.want {
+				assert.Equal(t, v, ex.Fields[name], name)
+			}
+			assert.True(t, ex.Quality.MRZTrusted)
+			assert.Contains(t, ex.Reasons, "front_layout_unmatched")
+			assert.NotContains(t, ex.Reasons, "front_unreadable")
+			assert.Contains(t, ex.FromMRZ, "surname")
+			assert.Empty(t, ex.Quality.Conflicts)
+		})
+	}
+}
+
+// Through Run, as a workflow allowing both generic definitions would: the
+// card is typed generic_id_card, every field comes from the MRZ and says
+// so, and the check passes.
+func TestRunGenericIDCardSpecimen(t *testing.T) {
+	data, err := os.ReadFile(testdata.Path(t, "ids", "passeye_100_id-si.jpg"))
+	require.NoError(t, err)
+	cands := genericDefs(t)
+	k := New()
+	defer k.Close()
+	c := newCase(cands[0], cands, data)
+	out, err := k.Run(context.Background(), c)
+	require.NoError(t, err)
+	assert.Equal(t, "generic_id_card", c.DocumentType())
+	schema, vals := c.Fields()
+	assert.Equal(t, cands[0].FieldSchema, schema)
+	assert.Equal(t, "VZOREC", vals["surname"])
+	assert.Equal(t, idv.StatusPassed, out.Status, "%+v", out)
+	assert.True(t, slices.Contains(out.Flags, "ocr_fields_from_mrz"), "flags %v", out.Flags)
+	assert.True(t, slices.Contains(out.Flags, "front_layout_unmatched"), "flags %v", out.Flags)
+}
