@@ -74,17 +74,18 @@ func (p *pool) read(ctx context.Context, img *image.Gray, whitelist string, psm 
 	if err != nil {
 		return reading{}, fmt.Errorf("ocr: tesseract: %w", err)
 	}
-	return assemble(boxes), nil
+	return assemble(boxes, psm != 6), nil
 }
 
 // assemble builds text from tesseract's symbols: lines from vertical
 // overlap, spaces from horizontal gaps. Tesseract's own word breaks are
 // unreliable on tightly set card print (it joins "A EB" and splits
-// "M UTUA"); gaps measured against the glyph height are not. Letter-spaced
-// print (passports) leaves wide gaps beside narrow letters such as I and
-// J, so a gap is a space only when it is also well over the line's usual
-// gap between letters.
-func assemble(boxes []gosseract.BoundingBox) reading {
+// "M UTUA"); gaps measured against the line's own letter spacing are not.
+// In a single-line read (every mode but 6) the symbols are one line:
+// tesseract's symbol boxes on a soft capture are sometimes far too wide
+// (a 170 px "E" in a 27 px line), and the symbol after one of them looked
+// like the start of a new line ("KATER\nEGGA").
+func assemble(boxes []gosseract.BoundingBox, singleLine bool) reading {
 	type sym struct {
 		r    image.Rectangle
 		t    string
@@ -109,7 +110,7 @@ func assemble(boxes []gosseract.BoundingBox) reading {
 	// left, starts a new line.
 	var lines [][]sym
 	for i, s := range syms {
-		if i == 0 || s.r.Min.Y >= syms[i-1].r.Max.Y || s.r.Min.X < syms[i-1].r.Min.X-int(hMed) {
+		if i == 0 || !singleLine && (s.r.Min.Y >= syms[i-1].r.Max.Y || s.r.Min.X < syms[i-1].r.Min.X-int(hMed)) {
 			lines = append(lines, nil)
 		}
 		lines[len(lines)-1] = append(lines[len(lines)-1], s)
@@ -124,17 +125,40 @@ func assemble(boxes []gosseract.BoundingBox) reading {
 		for i := 1; i < len(line); i++ {
 			gaps = append(gaps, float64(line[i].r.Min.X-line[i-1].r.Max.X))
 		}
-		space := 0.42 * hMed
-		if len(gaps) >= 4 {
-			// Most gaps are between letters: a low quantile is the
-			// letter spacing even when a few word spaces are among them.
-			// A short line ("A B", "AB CM") has too few gaps to tell.
-			sorted := append([]float64(nil), gaps...)
-			sort.Float64s(sorted)
-			space = math.Max(space, sorted[int(0.3*float64(len(sorted)-1))]+0.34*hMed)
+		// A gap is measured edge to edge in proportional print, where
+		// letters are set a constant distance apart, and centre to
+		// centre in letter-spaced passport print, which sets them at a
+		// constant pitch and so leaves wide gaps beside a narrow I or J.
+		centres := make([]float64, len(gaps))
+		for i := range centres {
+			a, c := line[i].r, line[i+1].r
+			centres[i] = float64(c.Min.X+c.Max.X-a.Min.X-a.Max.X) / 2
+		}
+		space := make([]bool, len(gaps))
+		switch {
+		case len(gaps) < 2:
+			for i, g := range gaps {
+				space[i] = g > 0.42*hMed
+			}
+		case monospaced(gaps, centres):
+			// A space adds about a whole pitch.
+			pitch := quantile(centres, 0.3)
+			for i, c := range centres {
+				space[i] = c > pitch+0.4*hMed
+			}
+		default:
+			// Most gaps are between letters, so a low quantile is the
+			// letter spacing, and a space is a gap well over it. Tight
+			// card print spaces letters by 0.15 of their height and words
+			// by 0.5, condensed long names by less (a 16 px space between
+			// 6 px letter gaps in a 32 px line).
+			letter := quantile(gaps, 0.3)
+			for i, g := range gaps {
+				space[i] = g > math.Max(0.3*hMed, letter+0.25*hMed)
+			}
 		}
 		for i, s := range line {
-			if i > 0 && gaps[i-1] > space {
+			if i > 0 && space[i-1] {
 				b.WriteByte(' ')
 			}
 			b.WriteString(s.t)
@@ -142,6 +166,40 @@ func assemble(boxes []gosseract.BoundingBox) reading {
 		}
 	}
 	return reading{Text: b.String(), Conf: conf / float64(len(syms))}
+}
+
+// monospaced tells whether letters are set at a constant pitch (their
+// centres spread less than their gaps), judged on the pairs that are
+// likely letters, not words: gaps up to the line's 70th percentile.
+func monospaced(gaps, centres []float64) bool {
+	limit := quantile(gaps, 0.7)
+	var g, c []float64
+	for i := range gaps {
+		if gaps[i] <= limit {
+			g, c = append(g, gaps[i]), append(c, centres[i])
+		}
+	}
+	return len(g) >= 2 && spread(c) < 0.7*spread(g)
+}
+
+// quantile is the q-quantile of v (nearest rank below).
+func quantile(v []float64, q float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[int(q*float64(len(s)-1))]
+}
+
+// spread is the standard deviation of v.
+func spread(v []float64) float64 {
+	var sum, sq float64
+	for _, x := range v {
+		sum += x
+	}
+	mean := sum / float64(len(v))
+	for _, x := range v {
+		sq += (x - mean) * (x - mean)
+	}
+	return math.Sqrt(sq / float64(len(v)))
 }
 
 // pgm encodes a grey image as binary PNM, which leptonica reads from memory
