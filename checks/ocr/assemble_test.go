@@ -77,6 +77,11 @@ func TestAssemble(t *testing.T) {
 			box(103, 0, 125, 33, "A")}, true, "JUMA"},
 		{"a narrow pair in letter-spaced print", mono(33, 35, "KENJI", 23, 21, 23, 12, 10, "", "EM", 23, 25), true, "KENJI EM"},
 		{"narrow letters either side of a space in tight print", tight(33, 6, 16, "ALI", 30, 24, 8, "", "IBRA", 8, 28, 29, 30), true, "ALI IBRA"},
+		// Tesseract's boxes of a soft I overlap its neighbours.
+		{"overlapping boxes are not letter spacing", []gosseract.BoundingBox{box(0, 17, 35, 50, "M"), box(40, 17, 70, 50, "A"), box(59, 17, 91, 52, "S"),
+			box(76, 17, 117, 52, "I"), box(123, 17, 152, 50, "N"), box(144, 17, 172, 52, "D"), box(158, 17, 202, 50, "I")}, true, "MASINDI"},
+		{"a mark far beyond the value is dropped", []gosseract.BoundingBox{box(0, 17, 14, 45, "U"), box(16, 17, 30, 45, "R"), box(32, 17, 40, 45, "I"),
+			box(42, 17, 56, 45, "O"), box(170, 30, 180, 35, "-"), box(290, 17, 306, 45, "Z")}, true, "URIO"},
 		{"blank symbols are dropped", []gosseract.BoundingBox{box(0, 0, 20, 30, " "), box(22, 0, 40, 30, "K")}, true, "K"},
 	}
 	for _, tc := range cases {

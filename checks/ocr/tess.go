@@ -86,11 +86,6 @@ func (p *pool) read(ctx context.Context, img *image.Gray, whitelist string, psm 
 // (a 170 px "E" in a 27 px line), and the symbol after one of them looked
 // like the start of a new line ("KATER\nEGGA").
 func assemble(boxes []gosseract.BoundingBox, singleLine bool) reading {
-	type sym struct {
-		r    image.Rectangle
-		t    string
-		conf float64
-	}
 	var syms []sym
 	var heights []int
 	for _, b := range boxes {
@@ -115,8 +110,12 @@ func assemble(boxes []gosseract.BoundingBox, singleLine bool) reading {
 		}
 		lines[len(lines)-1] = append(lines[len(lines)-1], s)
 	}
+	if singleLine {
+		lines[0] = mainGroup(lines[0], hMed)
+	}
 	var b strings.Builder
 	var conf float64
+	n := 0
 	for li, line := range lines {
 		if li > 0 {
 			b.WriteByte('\n')
@@ -125,37 +124,25 @@ func assemble(boxes []gosseract.BoundingBox, singleLine bool) reading {
 		for i := 1; i < len(line); i++ {
 			gaps = append(gaps, float64(line[i].r.Min.X-line[i-1].r.Max.X))
 		}
-		// A gap is measured edge to edge in proportional print, where
-		// letters are set a constant distance apart, and centre to
-		// centre in letter-spaced passport print, which sets them at a
-		// constant pitch and so leaves wide gaps beside a narrow I or J.
-		centres := make([]float64, len(gaps))
-		for i := range centres {
-			a, c := line[i].r, line[i+1].r
-			centres[i] = float64(c.Min.X+c.Max.X-a.Min.X-a.Max.X) / 2
-		}
+		// Most gaps are between letters, so a low quantile is the
+		// line's letter spacing, and a space is a gap well over it. How
+		// far over depends on the print: tight card print sets letters
+		// about 0.15 of their height apart and words 0.45 to 0.5
+		// (condensed long names: a 16 px space between 6 px letter gaps
+		// in a 32 px line); letter-spaced passport print sets letters
+		// 0.35 apart at a constant pitch, so a narrow I or J leaves up
+		// to 0.3 more either side (KENJ I), and words more than a whole
+		// height. Tesseract's boxes on a soft capture may overlap
+		// (negative gaps), hence the floor.
 		space := make([]bool, len(gaps))
-		switch {
-		case len(gaps) < 2:
-			for i, g := range gaps {
-				space[i] = g > 0.42*hMed
-			}
-		case monospaced(gaps, centres):
-			// A space adds about a whole pitch.
-			pitch := quantile(centres, 0.3)
-			for i, c := range centres {
-				space[i] = c > pitch+0.4*hMed
-			}
-		default:
-			// Most gaps are between letters, so a low quantile is the
-			// letter spacing, and a space is a gap well over it. Tight
-			// card print spaces letters by 0.15 of their height and words
-			// by 0.5, condensed long names by less (a 16 px space between
-			// 6 px letter gaps in a 32 px line).
+		limit := 0.42 * hMed
+		if len(gaps) >= 2 {
 			letter := quantile(gaps, 0.3)
-			for i, g := range gaps {
-				space[i] = g > math.Max(0.3*hMed, letter+0.25*hMed)
-			}
+			k := 0.25 + 0.35*math.Max(0, math.Min(1, (letter/hMed-0.2)/0.15))
+			limit = math.Max(limit, letter+k*hMed)
+		}
+		for i, g := range gaps {
+			space[i] = g > limit
 		}
 		for i, s := range line {
 			if i > 0 && space[i-1] {
@@ -163,23 +150,36 @@ func assemble(boxes []gosseract.BoundingBox, singleLine bool) reading {
 			}
 			b.WriteString(s.t)
 			conf += s.conf
+			n++
 		}
 	}
-	return reading{Text: b.String(), Conf: conf / float64(len(syms))}
+	return reading{Text: b.String(), Conf: conf / float64(n)}
 }
 
-// monospaced tells whether letters are set at a constant pitch (their
-// centres spread less than their gaps), judged on the pairs that are
-// likely letters, not words: gaps up to the line's 70th percentile.
-func monospaced(gaps, centres []float64) bool {
-	limit := quantile(gaps, 0.7)
-	var g, c []float64
-	for i := range gaps {
-		if gaps[i] <= limit {
-			g, c = append(g, gaps[i]), append(c, centres[i])
+// sym is one symbol tesseract read: its box, text and confidence.
+type sym struct {
+	r    image.Rectangle
+	t    string
+	conf float64
+}
+
+// mainGroup keeps, of a single line, the run of symbols with the most
+// symbols in it, runs being separated by gaps of more than 2.5 glyph
+// heights: words of one value are never that far apart (passport print
+// spaces them about one height), while a mark at the end of the zone
+// (an emblem's edge, the next field's first letter) is ("URIO - Z",
+// "MTWAPA CZ").
+func mainGroup(line []sym, h float64) []sym {
+	best, start := line[:0], 0
+	for i := 1; i <= len(line); i++ {
+		if i == len(line) || float64(line[i].r.Min.X-line[i-1].r.Max.X) > 2.5*h {
+			if i-start > len(best) {
+				best = line[start:i]
+			}
+			start = i
 		}
 	}
-	return len(g) >= 2 && spread(c) < 0.7*spread(g)
+	return best
 }
 
 // quantile is the q-quantile of v (nearest rank below).
@@ -187,19 +187,6 @@ func quantile(v []float64, q float64) float64 {
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
 	return s[int(q*float64(len(s)-1))]
-}
-
-// spread is the standard deviation of v.
-func spread(v []float64) float64 {
-	var sum, sq float64
-	for _, x := range v {
-		sum += x
-	}
-	mean := sum / float64(len(v))
-	for _, x := range v {
-		sq += (x - mean) * (x - mean)
-	}
-	return math.Sqrt(sq / float64(len(v)))
 }
 
 // pgm encodes a grey image as binary PNM, which leptonica reads from memory
