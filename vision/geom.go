@@ -46,18 +46,29 @@ func homographyFrom(src, dst [4]Point) (geom.Homography, bool) {
 // that bilinear sampling does not alias fine print.
 func warp(src image.Image, q Quad, w, h int) (*image.NRGBA, bool) {
 	scale := math.Max((q.side(0)+q.side(2))/2/float64(w), (q.side(1)+q.side(3))/2/float64(h))
-	b := src.Bounds()
+	// Only the outline's bounding box is converted (and reduced): the
+	// rest of the photo is never sampled, and converting a whole phone
+	// photo cost about as much as the warp itself.
+	minX, minY, maxX, maxY := q[0].X, q[0].Y, q[0].X, q[0].Y
+	for _, p := range q[1:] {
+		minX, minY = math.Min(minX, p.X), math.Min(minY, p.Y)
+		maxX, maxY = math.Max(maxX, p.X), math.Max(maxY, p.Y)
+	}
+	b := image.Rect(int(math.Floor(minX))-2, int(math.Floor(minY))-2, int(math.Ceil(maxX))+3, int(math.Ceil(maxY))+3).Intersect(src.Bounds())
+	if b.Empty() {
+		return nil, false
+	}
 	var n *image.NRGBA
 	if scale > 1.6 {
 		f := 1.25 / scale
-		n = imaging.Resize(src, int(float64(b.Dx())*f+0.5), 0, imaging.Box)
+		n = imaging.Resize(imaging.Crop(src, b), int(float64(b.Dx())*f+0.5), 0, imaging.Box)
 		fx := float64(n.Bounds().Dx()) / float64(b.Dx())
 		fy := float64(n.Bounds().Dy()) / float64(b.Dy())
 		for i := range q {
 			q[i] = Point{(q[i].X-float64(b.Min.X))*fx + 0.5*fx - 0.5, (q[i].Y-float64(b.Min.Y))*fy + 0.5*fy - 0.5}
 		}
 	} else {
-		n = imaging.Clone(src)
+		n = imaging.Crop(src, b)
 		for i := range q {
 			q[i] = Point{q[i].X - float64(b.Min.X), q[i].Y - float64(b.Min.Y)}
 		}

@@ -96,15 +96,16 @@ var (
 	toLetter = map[rune]rune{'0': 'O', '1': 'I', '2': 'Z', '5': 'S', '8': 'B', '6': 'G', '7': 'T', '4': 'A'}
 )
 
-// repairClasses fixes letter/digit confusions where the pattern is a fixed
-// sequence of character classes (such as ^[A-Z]{2}[0-9]{7}$) and the value
-// has the right length. Other values are returned unchanged.
+// repairClasses fixes letter/digit confusions where the pattern is a
+// sequence of character classes (such as ^[A-Z]{2}[0-9]{7}$ or
+// ^[A-Z][0-9]{6}[A-Z]?$) that fixes each position's class for a value of
+// this length. Other values are returned unchanged.
 func repairClasses(v, pattern string) string {
-	classes := positionClasses(pattern)
-	if classes == nil || len(classes) != len([]rune(v)) {
+	rs := []rune(v)
+	classes := positionClasses(pattern, len(rs))
+	if classes == nil {
 		return v
 	}
-	rs := []rune(v)
 	for i, r := range rs {
 		switch classes[i] {
 		case 'd':
@@ -120,52 +121,90 @@ func repairClasses(v, pattern string) string {
 	return string(rs)
 }
 
-// positionClasses returns 'd' (digit), 'a' (letter) or '?' per position
-// for patterns of fixed length made of character classes, else nil.
-func positionClasses(pattern string) []byte {
+// positionClasses returns 'd' (digit), 'a' (letter) or '?' per position of
+// a value of length n, for patterns made of character classes, literals,
+// bounded repeats and optional parts; nil when the pattern admits no such
+// value or is of another kind. Where the pattern's readings of length n
+// disagree on a position, it is '?'.
+func positionClasses(pattern string, n int) []byte {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
 		return nil
 	}
 	re = re.Simplify()
-	var out []byte
-	var walk func(r *syntax.Regexp) bool
-	walk = func(r *syntax.Regexp) bool {
+	// Every class sequence the pattern admits, up to a bound: ID patterns
+	// have at most a few optional characters.
+	const maxSeqs = 64
+	var walk func(r *syntax.Regexp, seqs [][]byte) [][]byte
+	walk = func(r *syntax.Regexp, seqs [][]byte) [][]byte {
+		if seqs == nil || len(seqs) > maxSeqs {
+			return nil
+		}
+		add := func(c byte) [][]byte {
+			for i := range seqs {
+				seqs[i] = append(seqs[i], c)
+			}
+			return seqs
+		}
 		switch r.Op {
-		case syntax.OpBeginText, syntax.OpEndText, syntax.OpBeginLine, syntax.OpEndLine:
-			return true
+		case syntax.OpBeginText, syntax.OpEndText, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpEmptyMatch:
+			return seqs
 		case syntax.OpConcat:
 			for _, s := range r.Sub {
-				if !walk(s) {
-					return false
-				}
+				seqs = walk(s, seqs)
 			}
-			return true
+			return seqs
 		case syntax.OpCapture:
-			return walk(r.Sub[0])
+			return walk(r.Sub[0], seqs)
 		case syntax.OpLiteral:
 			for range r.Rune {
-				out = append(out, '?')
+				seqs = add('?')
 			}
-			return true
+			return seqs
 		case syntax.OpCharClass:
-			out = append(out, classOf(r.Rune))
-			return true
+			return add(classOf(r.Rune))
+		case syntax.OpQuest:
+			return append(clone(seqs), walk(r.Sub[0], seqs)...)
 		case syntax.OpRepeat:
-			if r.Min != r.Max || r.Min > 40 {
-				return false
+			if r.Max < r.Min || r.Max > 40 {
+				return nil
 			}
 			for i := 0; i < r.Min; i++ {
-				if !walk(r.Sub[0]) {
-					return false
+				seqs = walk(r.Sub[0], seqs)
+			}
+			var out [][]byte
+			for i := r.Min; i <= r.Max && seqs != nil; i++ {
+				out = append(out, clone(seqs)...)
+				if i < r.Max {
+					seqs = walk(r.Sub[0], seqs)
 				}
 			}
-			return true
+			return out
 		}
-		return false
-	}
-	if !walk(re) {
 		return nil
+	}
+	var out []byte
+	for _, seq := range walk(re, [][]byte{{}}) {
+		if len(seq) != n {
+			continue
+		}
+		if out == nil {
+			out = seq
+			continue
+		}
+		for i := range out {
+			if out[i] != seq[i] {
+				out[i] = '?'
+			}
+		}
+	}
+	return out
+}
+
+func clone(seqs [][]byte) [][]byte {
+	out := make([][]byte, len(seqs))
+	for i, s := range seqs {
+		out[i] = append([]byte(nil), s...)
 	}
 	return out
 }

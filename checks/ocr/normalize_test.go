@@ -45,12 +45,42 @@ func TestNormalize(t *testing.T) {
 		{"kenya_national_id", "national_id_number", "123", "123", false},
 		{"ke_maisha_card", "card_number", "A81234567", "AB1234567", true},
 		{"ke_maisha_card", "card_number", "AB12345G7", "AB1234567", true},
+		// An optional last letter: the first position is still a letter.
+		{"ghana_voter_id", "polling_station_code", "1420317E", "I420317E", true},
+		{"ghana_voter_id", "polling_station_code", "DS91996", "D591996", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.field+"/"+tc.raw, func(t *testing.T) {
 			got, ok := Normalize(field(t, tc.config, tc.field), tc.raw)
 			if ok != tc.valid || (tc.valid && got != tc.want) {
 				t.Fatalf("Normalize(%q) = %q, %v; want %q, %v", tc.raw, got, ok, tc.want, tc.valid)
+			}
+		})
+	}
+}
+
+func TestPositionClasses(t *testing.T) {
+	cases := []struct {
+		pattern string
+		n       int
+		want    string
+	}{
+		{`^[A-Z]{2}[0-9]{7}$`, 9, "aaddddddd"},
+		{`^[A-Z]{2}[0-9]{7}$`, 8, ""},
+		{`^[A-Z][0-9]{6}[A-Z]?$`, 8, "adddddda"},
+		{`^[A-Z][0-9]{6}[A-Z]?$`, 7, "adddddd"},
+		{`^C[MF][0-9]{2}[0-9A-Z]{10}$`, 14, "?add??????????"},
+		// Alternation is not followed.
+		{`^([A-Z][0-9]|[0-9]{2})$`, 2, ""},
+		{`^[0-9]{1,3}[A-Z]$`, 3, "dda"},
+		// Readings of one length that disagree leave the position open.
+		{`^[A-Z]?[0-9]{2}[A-Z]?$`, 3, "?d?"},
+		{`^[A-Z]+$`, 3, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.pattern, func(t *testing.T) {
+			if got := string(positionClasses(tc.pattern, tc.n)); got != tc.want {
+				t.Fatalf("positionClasses(%s, %d) = %q, want %q", tc.pattern, tc.n, got, tc.want)
 			}
 		})
 	}

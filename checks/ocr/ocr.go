@@ -451,6 +451,7 @@ func prepare(img image.Image, targetH int) *image.Gray {
 	t := otsu(hist)
 	// Ink is darker than Otsu's threshold; what is lighter becomes paper.
 	ink := make([]bool, w*h)
+	lum0 := append([]float64(nil), lum...)
 	for i, v := range lum {
 		if v < t {
 			ink[i] = true
@@ -460,6 +461,23 @@ func prepare(img image.Image, targetH int) *image.Gray {
 			s = 255
 		}
 		lum[i] = math.Max(0, math.Min(255, s))
+	}
+	// A column inked over most of the zone's height is no glyph (a glyph
+	// is about half the zone): the edge of a finger, a shadow or a frame
+	// line beside the value. It would join the label's rows to the
+	// value's and sit beside the first letter ("WAKISO" read "WS").
+	for x := 0; x < w; x++ {
+		n := 0
+		for y := 0; y < h; y++ {
+			if ink[y*w+x] {
+				n++
+			}
+		}
+		if 5*n > 4*h {
+			for y := 0; y < h; y++ {
+				ink[y*w+x], lum[y*w+x] = false, 255
+			}
+		}
 	}
 	// Rows: keep the densest run of inked rows (the value), dropping the
 	// tails of the label above and of the next field below.
@@ -526,6 +544,7 @@ func prepare(img image.Image, targetH int) *image.Gray {
 	if right-left < 2 || bottom-top < 2 {
 		left, right, top, bottom = 0, w, 0, h
 	}
+	left, right = trimEnds(lum0, ink, w, left, right, top, bottom, hi)
 	lineH := bottom - top
 	scale := float64(targetH) * 0.55 / float64(max(lineH, 1))
 	if lines := targetH / zoneHeight; lines > 1 {
@@ -551,6 +570,72 @@ func prepare(img image.Image, targetH int) *image.Gray {
 		}
 	}
 	return out
+}
+
+// trimEnds drops runs of inked columns at either end of the value line
+// whose ink is much fainter than the line's letters: the grey emblem or
+// ghost portrait beside a short value passes the zone's threshold and was
+// read as trailing letters ("OMONDI SS"). Depth is measured from the
+// paper (the zone's light level), not from the threshold, which may lie
+// just above the letters' own shade. Runs are separated by
+// blank columns; a run's weight is how far its ink lies under the
+// threshold, on average.
+func trimEnds(lum []float64, ink []bool, w, left, right, top, bottom int, paper float64) (int, int) {
+	type run struct {
+		a, b int
+		ink  []float64 // luminance of the inked pixels
+		dark float64   // depth under the paper of the run's darker ink
+	}
+	var runs []run
+	open := false
+	for x := left; x < right; x++ {
+		var col []float64
+		for y := top; y < bottom; y++ {
+			if i := y*w + x; ink[i] {
+				col = append(col, lum[i])
+			}
+		}
+		switch {
+		case len(col) == 0:
+			open = false
+		case !open:
+			runs = append(runs, run{a: x, b: x + 1, ink: col})
+			open = true
+		default:
+			r := &runs[len(runs)-1]
+			r.b, r.ink = x+1, append(r.ink, col...)
+		}
+	}
+	if len(runs) < 2 {
+		return left, right
+	}
+	// The reference is the median shade of the runs with at least a
+	// stroke's worth of ink: most runs are letters (a faint emblem can
+	// hold more ink than all of them together, and a finger's shadow can
+	// be darker). A run's shade is that of its darker fifth, the cores of
+	// strokes, not the soft edges around them.
+	var shades []float64
+	for k := range runs {
+		r := &runs[k]
+		sort.Float64s(r.ink)
+		r.dark = paper - r.ink[len(r.ink)/5]
+		if len(r.ink) >= bottom-top {
+			shades = append(shades, r.dark)
+		}
+	}
+	if len(shades) == 0 {
+		return left, right
+	}
+	sort.Float64s(shades)
+	ref := shades[len(shades)/2]
+	i, j := 0, len(runs)-1
+	for i < j && runs[i].dark < 0.6*ref {
+		i++
+	}
+	for j > i && runs[j].dark < 0.6*ref {
+		j--
+	}
+	return runs[i].a, runs[j].b
 }
 
 // otsu is the threshold that best splits the histogram in two classes.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"image/color"
 	"math/rand/v2"
 	"testing"
 
@@ -96,6 +97,51 @@ func TestLoneLetter(t *testing.T) {
 			}
 			if ex.Fields["sex"] != truth["sex"] {
 				t.Errorf("sex: got %q want %q (tesseract %q)", ex.Fields["sex"], truth["sex"], ex.Raw["sex"])
+			}
+		})
+	}
+}
+
+// TestPrepareTrimsEnds: what lies beside a value and is no print (a grey
+// emblem, the edge of a finger over the whole zone) is cut away from the
+// prepared line; a dark letter at the end of it is kept.
+func TestPrepareTrimsEnds(t *testing.T) {
+	type rect struct {
+		x0, x1, y0, y1 int
+		v              uint8
+	}
+	zone := func(extra ...rect) *image.Gray {
+		g := image.NewGray(image.Rect(0, 0, 420, 60))
+		for i := range g.Pix {
+			g.Pix[i] = 235
+		}
+		// Five dark letters.
+		for i := 0; i < 5; i++ {
+			extra = append(extra, rect{20 + 30*i, 36 + 30*i, 15, 45, 20})
+		}
+		for _, r := range extra {
+			for y := r.y0; y < r.y1; y++ {
+				for x := r.x0; x < r.x1; x++ {
+					g.SetGray(x, y, color.Gray{Y: r.v})
+				}
+			}
+		}
+		return g
+	}
+	text := prepare(zone(), zoneHeight)
+	for _, tc := range []struct {
+		name  string
+		extra rect
+		same  bool
+	}{
+		{"faint emblem is cut", rect{200, 400, 15, 45, 160}, true},
+		{"bar over the zone is cut", rect{4, 9, 0, 60, 10}, true},
+		{"dark letter is kept", rect{200, 216, 15, 45, 30}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := prepare(zone(tc.extra), zoneHeight)
+			if same := got.Bounds().Dx() <= text.Bounds().Dx()+2; same != tc.same {
+				t.Errorf("width %d, text alone %d", got.Bounds().Dx(), text.Bounds().Dx())
 			}
 		})
 	}

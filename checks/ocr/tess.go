@@ -74,22 +74,18 @@ func (p *pool) read(ctx context.Context, img *image.Gray, whitelist string, psm 
 	if err != nil {
 		return reading{}, fmt.Errorf("ocr: tesseract: %w", err)
 	}
-	return assemble(boxes), nil
+	return assemble(boxes, psm != 6), nil
 }
 
 // assemble builds text from tesseract's symbols: lines from vertical
 // overlap, spaces from horizontal gaps. Tesseract's own word breaks are
 // unreliable on tightly set card print (it joins "A EB" and splits
-// "M UTUA"); gaps measured against the glyph height are not. Letter-spaced
-// print (passports) leaves wide gaps beside narrow letters such as I and
-// J, so a gap is a space only when it is also well over the line's usual
-// gap between letters.
-func assemble(boxes []gosseract.BoundingBox) reading {
-	type sym struct {
-		r    image.Rectangle
-		t    string
-		conf float64
-	}
+// "M UTUA"); gaps measured against the line's own letter spacing are not.
+// In a single-line read (every mode but 6) the symbols are one line:
+// tesseract's symbol boxes on a soft capture are sometimes far too wide
+// (a 170 px "E" in a 27 px line), and the symbol after one of them looked
+// like the start of a new line ("KATER\nEGGA").
+func assemble(boxes []gosseract.BoundingBox, singleLine bool) reading {
 	var syms []sym
 	var heights []int
 	for _, b := range boxes {
@@ -109,13 +105,17 @@ func assemble(boxes []gosseract.BoundingBox) reading {
 	// left, starts a new line.
 	var lines [][]sym
 	for i, s := range syms {
-		if i == 0 || s.r.Min.Y >= syms[i-1].r.Max.Y || s.r.Min.X < syms[i-1].r.Min.X-int(hMed) {
+		if i == 0 || !singleLine && (s.r.Min.Y >= syms[i-1].r.Max.Y || s.r.Min.X < syms[i-1].r.Min.X-int(hMed)) {
 			lines = append(lines, nil)
 		}
 		lines[len(lines)-1] = append(lines[len(lines)-1], s)
 	}
+	if singleLine {
+		lines[0] = mainGroup(lines[0], hMed)
+	}
 	var b strings.Builder
 	var conf float64
+	n := 0
 	for li, line := range lines {
 		if li > 0 {
 			b.WriteByte('\n')
@@ -124,24 +124,69 @@ func assemble(boxes []gosseract.BoundingBox) reading {
 		for i := 1; i < len(line); i++ {
 			gaps = append(gaps, float64(line[i].r.Min.X-line[i-1].r.Max.X))
 		}
-		space := 0.42 * hMed
-		if len(gaps) >= 4 {
-			// Most gaps are between letters: a low quantile is the
-			// letter spacing even when a few word spaces are among them.
-			// A short line ("A B", "AB CM") has too few gaps to tell.
-			sorted := append([]float64(nil), gaps...)
-			sort.Float64s(sorted)
-			space = math.Max(space, sorted[int(0.3*float64(len(sorted)-1))]+0.34*hMed)
+		// Most gaps are between letters, so a low quantile is the
+		// line's letter spacing, and a space is a gap well over it. How
+		// far over depends on the print: tight card print sets letters
+		// about 0.15 of their height apart and words 0.45 to 0.5
+		// (condensed long names: a 16 px space between 6 px letter gaps
+		// in a 32 px line); letter-spaced passport print sets letters
+		// 0.35 apart at a constant pitch, so a narrow I or J leaves up
+		// to 0.3 more either side (KENJ I), and words more than a whole
+		// height. Tesseract's boxes on a soft capture may overlap
+		// (negative gaps), hence the floor.
+		space := make([]bool, len(gaps))
+		limit := 0.42 * hMed
+		if len(gaps) >= 2 {
+			letter := quantile(gaps, 0.3)
+			k := 0.25 + 0.35*math.Max(0, math.Min(1, (letter/hMed-0.2)/0.15))
+			limit = math.Max(limit, letter+k*hMed)
+		}
+		for i, g := range gaps {
+			space[i] = g > limit
 		}
 		for i, s := range line {
-			if i > 0 && gaps[i-1] > space {
+			if i > 0 && space[i-1] {
 				b.WriteByte(' ')
 			}
 			b.WriteString(s.t)
 			conf += s.conf
+			n++
 		}
 	}
-	return reading{Text: b.String(), Conf: conf / float64(len(syms))}
+	return reading{Text: b.String(), Conf: conf / float64(n)}
+}
+
+// sym is one symbol tesseract read: its box, text and confidence.
+type sym struct {
+	r    image.Rectangle
+	t    string
+	conf float64
+}
+
+// mainGroup keeps, of a single line, the run of symbols with the most
+// symbols in it, runs being separated by gaps of more than 2.5 glyph
+// heights: words of one value are never that far apart (passport print
+// spaces them about one height), while a mark at the end of the zone
+// (an emblem's edge, the next field's first letter) is ("URIO - Z",
+// "MTWAPA CZ").
+func mainGroup(line []sym, h float64) []sym {
+	best, start := line[:0], 0
+	for i := 1; i <= len(line); i++ {
+		if i == len(line) || float64(line[i].r.Min.X-line[i-1].r.Max.X) > 2.5*h {
+			if i-start > len(best) {
+				best = line[start:i]
+			}
+			start = i
+		}
+	}
+	return best
+}
+
+// quantile is the q-quantile of v (nearest rank below).
+func quantile(v []float64, q float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[int(q*float64(len(s)-1))]
 }
 
 // pgm encodes a grey image as binary PNM, which leptonica reads from memory
