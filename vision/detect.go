@@ -668,12 +668,15 @@ func outermost(e *edgeMap, rgb [3]*plane, q Quad, aspect float64) Quad {
 		cx += p.X / 4
 		cy += p.Y / 4
 	}
-	short := math.Min((q.side(0)+q.side(2))/2, (q.side(1)+q.side(3))/2)
-	maxD := int(math.Ceil(0.08 * short))
 	var normals [4]Point
 	var cands [4][]float64
 	for i := 0; i < 4; i++ {
 		a, b := q[i], q[(i+1)%4]
+		// 8 % of the card's extent across the side: a short side moves
+		// along the long side (an inner line 5 to 6 % of the long side in,
+		// the edge of a photo column, was out of reach at 8 % of the short
+		// side).
+		maxD := int(math.Ceil(0.08 * (q.side((i+1)%4) + q.side((i+3)%4)) / 2))
 		dx, dy := b.X-a.X, b.Y-a.Y
 		l := math.Hypot(dx, dy)
 		nx, ny := -dy/l, dx/l

@@ -15,8 +15,11 @@ import (
 type drawnScene struct {
 	card, paper, stripe color.NRGBA
 	stripeH             float64 // share of the card's height, 0 for none
-	angle               float64
-	shadow              float64 // offset in pixels, 0 for none
+	// A vertical band in the stripe's colour from bandU to bandU+bandW of
+	// the card's width (the edge of a photo column, a coloured bar).
+	bandU, bandW float64
+	angle        float64
+	shadow       float64 // offset in pixels, 0 for none
 }
 
 func (s drawnScene) render(tb testing.TB) (image.Image, Quad) {
@@ -49,6 +52,9 @@ func (s drawnScene) render(tb testing.TB) (image.Image, Quad) {
 				if u, v := toCard(fx, fy); inside(u, v) {
 					c = s.card
 					if v > ch*(1-s.stripeH) {
+						c = s.stripe
+					}
+					if u >= s.bandU*cw && u < (s.bandU+s.bandW)*cw {
 						c = s.stripe
 					}
 				}
@@ -85,6 +91,9 @@ func TestFindCardOutermost(t *testing.T) {
 		{"stripe turned", drawnScene{card: pale, paper: paper, stripe: color.NRGBA{200, 40, 50, 255}, stripeH: 0.06, angle: -7}},
 		{"stripe and shadow", drawnScene{card: pale, paper: paper, stripe: color.NRGBA{40, 120, 60, 255}, stripeH: 0.05, angle: 3, shadow: 14}},
 		{"shadow only", drawnScene{card: pale, paper: paper, angle: -5, shadow: 16}},
+		// The short side lands 5.5 % of the long side in, beyond a search
+		// bounded by the short side.
+		{"band along the left", drawnScene{card: pale, paper: paper, stripe: color.NRGBA{70, 80, 90, 255}, bandU: 0.055, bandW: 0.02, angle: 6}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
