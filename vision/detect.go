@@ -657,11 +657,12 @@ func meanStd(v []float32) (float64, float64) {
 
 // outermost moves a side of q out to a separate parallel line, within a
 // few per cent of the card, that is supported about as well as the side
-// itself, is not the edge of a shadow, and brings the outline's shape
-// closer to the document's: a strong line inside the card (a header band,
-// an inner frame, the top of a coloured stripe) can outvote the card's own
-// edge in the Hough vote, and the outline it gives is then too narrow or
-// too short for the card.
+// itself, is not the edge of a shadow, and keeps the outline's shape (seen
+// through the camera's perspective, rectAspect) as close to the
+// document's as any choice of lines (pickShifts): a strong line inside the
+// card (a header band, an inner frame, the top of a coloured stripe) can
+// outvote the card's own edge in the Hough vote, and the outline it gives
+// is then too narrow or too short for the card.
 func outermost(e *edgeMap, rgb [3]*plane, q Quad, aspect float64) Quad {
 	var cx, cy float64
 	for _, p := range q {
@@ -733,29 +734,7 @@ func outermost(e *edgeMap, rgb [3]*plane, q Quad, aspect float64) Quad {
 		}
 		return out, true
 	}
-	shapeErr := func(q Quad) float64 {
-		long, short := (q.side(0)+q.side(2))/2, (q.side(1)+q.side(3))/2
-		if short > long {
-			long, short = short, long
-		}
-		return math.Abs(math.Log(long / short / aspect))
-	}
-	cur := shapeErr(q)
-	for i := 0; i < 4; i++ {
-		// The outermost candidate that improves the shape.
-		for k := len(cands[i]) - 1; k >= 0; k-- {
-			try := shift
-			try[i] = cands[i][k]
-			nq, ok := build(try)
-			if !ok {
-				continue
-			}
-			if ev := shapeErr(nq); ev < cur+shapeSlack {
-				shift, cur = try, ev
-				break
-			}
-		}
-	}
+	shift = pickShifts(cands, build, func(q Quad) float64 { return shapeError(q, aspect, e.w, e.h) })
 	out, _ := build(shift)
 	return out
 }
