@@ -657,23 +657,27 @@ func meanStd(v []float32) (float64, float64) {
 
 // outermost moves a side of q out to a separate parallel line, within a
 // few per cent of the card, that is supported about as well as the side
-// itself, is not the edge of a shadow, and brings the outline's shape
-// closer to the document's: a strong line inside the card (a header band,
-// an inner frame, the top of a coloured stripe) can outvote the card's own
-// edge in the Hough vote, and the outline it gives is then too narrow or
-// too short for the card.
+// itself, is not the edge of a shadow, and keeps the outline's shape (seen
+// through the camera's perspective, rectAspect) as close to the
+// document's as any choice of lines (pickShifts): a strong line inside the
+// card (a header band, an inner frame, the top of a coloured stripe) can
+// outvote the card's own edge in the Hough vote, and the outline it gives
+// is then too narrow or too short for the card.
 func outermost(e *edgeMap, rgb [3]*plane, q Quad, aspect float64) Quad {
 	var cx, cy float64
 	for _, p := range q {
 		cx += p.X / 4
 		cy += p.Y / 4
 	}
-	short := math.Min((q.side(0)+q.side(2))/2, (q.side(1)+q.side(3))/2)
-	maxD := int(math.Ceil(0.08 * short))
 	var normals [4]Point
 	var cands [4][]float64
 	for i := 0; i < 4; i++ {
 		a, b := q[i], q[(i+1)%4]
+		// 8 % of the card's extent across the side: a short side moves
+		// along the long side (an inner line 5 to 6 % of the long side in,
+		// the edge of a photo column, was out of reach at 8 % of the short
+		// side).
+		maxD := int(math.Ceil(0.08 * (q.side((i+1)%4) + q.side((i+3)%4)) / 2))
 		dx, dy := b.X-a.X, b.Y-a.Y
 		l := math.Hypot(dx, dy)
 		nx, ny := -dy/l, dx/l
@@ -730,29 +734,7 @@ func outermost(e *edgeMap, rgb [3]*plane, q Quad, aspect float64) Quad {
 		}
 		return out, true
 	}
-	shapeErr := func(q Quad) float64 {
-		long, short := (q.side(0)+q.side(2))/2, (q.side(1)+q.side(3))/2
-		if short > long {
-			long, short = short, long
-		}
-		return math.Abs(math.Log(long / short / aspect))
-	}
-	cur := shapeErr(q)
-	for i := 0; i < 4; i++ {
-		// The outermost candidate that improves the shape.
-		for k := len(cands[i]) - 1; k >= 0; k-- {
-			try := shift
-			try[i] = cands[i][k]
-			nq, ok := build(try)
-			if !ok {
-				continue
-			}
-			if ev := shapeErr(nq); ev < cur+shapeSlack {
-				shift, cur = try, ev
-				break
-			}
-		}
-	}
+	shift = pickShifts(cands, build, func(q Quad) float64 { return shapeError(q, aspect, e.w, e.h) })
 	out, _ := build(shift)
 	return out
 }

@@ -15,8 +15,11 @@ import (
 type drawnScene struct {
 	card, paper, stripe color.NRGBA
 	stripeH             float64 // share of the card's height, 0 for none
-	angle               float64
-	shadow              float64 // offset in pixels, 0 for none
+	// A vertical band in the stripe's colour from bandU to bandU+bandW of
+	// the card's width (the edge of a photo column, a coloured bar).
+	bandU, bandW float64
+	angle        float64
+	shadow       float64 // offset in pixels, 0 for none
 }
 
 func (s drawnScene) render(tb testing.TB) (image.Image, Quad) {
@@ -49,6 +52,9 @@ func (s drawnScene) render(tb testing.TB) (image.Image, Quad) {
 				if u, v := toCard(fx, fy); inside(u, v) {
 					c = s.card
 					if v > ch*(1-s.stripeH) {
+						c = s.stripe
+					}
+					if u >= s.bandU*cw && u < (s.bandU+s.bandW)*cw {
 						c = s.stripe
 					}
 				}
@@ -85,6 +91,12 @@ func TestFindCardOutermost(t *testing.T) {
 		{"stripe turned", drawnScene{card: pale, paper: paper, stripe: color.NRGBA{200, 40, 50, 255}, stripeH: 0.06, angle: -7}},
 		{"stripe and shadow", drawnScene{card: pale, paper: paper, stripe: color.NRGBA{40, 120, 60, 255}, stripeH: 0.05, angle: 3, shadow: 14}},
 		{"shadow only", drawnScene{card: pale, paper: paper, angle: -5, shadow: 16}},
+		// The short side lands 5.5 % of the long side in, beyond a search
+		// bounded by the short side.
+		{"band along the left", drawnScene{card: pale, paper: paper, stripe: color.NRGBA{70, 80, 90, 255}, bandU: 0.055, bandW: 0.02, angle: 6}},
+		// Both a long and a short side inside: only moving both keeps the
+		// card's shape.
+		{"band and stripe", drawnScene{card: pale, paper: paper, stripe: color.NRGBA{40, 60, 130, 255}, stripeH: 0.05, bandU: 0.045, bandW: 0.02, angle: -3}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -107,5 +119,33 @@ func TestFindCardOutermost(t *testing.T) {
 				t.Errorf("corner off by %.1f %% of the long side: found %v, want %v", 100*worst/long, det.Quad, want)
 			}
 		})
+	}
+}
+
+// TestRectAspect: a card tilted away from the camera looks shorter in the
+// direction of the tilt; rectAspect must see through the perspective.
+func TestRectAspect(t *testing.T) {
+	const w, h = 1600, 1200
+	f := focalShare * w
+	for _, tc := range []struct{ tiltX, tiltY, turn float64 }{
+		{0, 0, 0}, {25, 0, 10}, {0, 30, -20}, {20, 20, 90}, {-15, 25, 45},
+	} {
+		// The card, 8.56 x 5.4 units, centred 30 units in front of the
+		// camera, turned in plane and tilted about both axes.
+		sx, cx := math.Sincos(tc.tiltX * math.Pi / 180)
+		sy, cy := math.Sincos(tc.tiltY * math.Pi / 180)
+		st, ct := math.Sincos(tc.turn * math.Pi / 180)
+		var q Quad
+		for i, c := range [4][2]float64{{-4.28, -2.7}, {4.28, -2.7}, {4.28, 2.7}, {-4.28, 2.7}} {
+			x, y, z := c[0]*ct-c[1]*st, c[0]*st+c[1]*ct, 0.0
+			y, z = y*cx-z*sx, y*sx+z*cx
+			x, z = x*cy+z*sy, -x*sy+z*cy
+			z += 30
+			q[i] = Point{w/2 + f*x/z, h/2 + f*y/z}
+		}
+		got := rectAspect(orderCorners(q), w, h)
+		if math.Abs(got/(8.56/5.4)-1) > 0.002 {
+			t.Errorf("tilt %v/%v turn %v: aspect %.4f, want %.4f", tc.tiltX, tc.tiltY, tc.turn, got, 8.56/5.4)
+		}
 	}
 }
