@@ -52,6 +52,17 @@ const (
 	faintLines = 12
 )
 
+// An outline around the best one, at least enclosedArea times its size and
+// scoring at least enclosedScore of it, is the card's (see enclosing). A
+// block may reach the card's edge (a barcode above the foot stripe), and
+// an outline through the stripe's top then cuts it: its corners may lie
+// outside by enclosedSlack of the card's short side.
+const (
+	enclosedArea  = 1.5
+	enclosedScore = 0.6
+	enclosedSlack = 0.04
+)
+
 type edgeMap struct {
 	w, h   int
 	mag    []float32
@@ -331,7 +342,8 @@ func FindCard(img image.Image, aspect float64) Detection {
 	rgb := channels(small)
 	e := edges(rgb[:]...)
 	lines := hough(e, e.edge, true, 6, 28)
-	best := searchQuads(e, rgb, lines, 0, aspect, Detection{})
+	var seen []Detection
+	best := searchQuads(e, rgb, lines, 0, aspect, Detection{}, &seen)
 	if best.Score < faintGate {
 		// A side of a pale card on pale paper (or of a white card whose
 		// barcode raises the edge threshold) may be a step too faint to
@@ -349,7 +361,10 @@ func FindCard(img image.Image, aspect float64) Detection {
 				lines = append(lines, w)
 			}
 		}
-		best = searchQuads(e, rgb, lines, n, aspect, best)
+		best = searchQuads(e, rgb, lines, n, aspect, best, &seen)
+	}
+	if best.Found && best.Score >= minScore {
+		best.Quad = enclosing(seen, best)
 	}
 	if best.Found && best.Score >= minScore {
 		q := refine(img, outermost(e, rgb, best.Quad, aspect), s)
@@ -376,8 +391,9 @@ func FindCard(img image.Image, aspect float64) Detection {
 // searchQuads scores the outlines made of two pairs of near-parallel lines
 // crossing at more than 50 degrees and returns the best of them and prior.
 // Only outlines with at least one of lines[from:] are scored: the others
-// were scored before.
-func searchQuads(e *edgeMap, rgb [3]*plane, lines []hline, from int, aspect float64, best Detection) Detection {
+// were scored before. Every outline scoring within half of the best so far
+// is added to seen.
+func searchQuads(e *edgeMap, rgb [3]*plane, lines []hline, from int, aspect float64, best Detection, seen *[]Detection) Detection {
 	area := float64(e.w * e.h)
 	type pair struct {
 		a, b  hline
@@ -433,16 +449,47 @@ func searchQuads(e *edgeMap, rgb [3]*plane, lines []hline, from int, aspect floa
 				continue
 			}
 			sc := scoreQuad(e, q, aspect, area)
-			if sc <= best.Score*0.8 {
+			if sc <= best.Score*0.5 {
 				continue
 			}
 			sc *= regionContrast(rgb, q)
+			if sc > best.Score*0.5 {
+				*seen = append(*seen, Detection{Quad: q, Found: true, Score: sc})
+			}
 			if sc > best.Score {
 				best = Detection{Quad: q, Found: true, Score: sc}
 			}
 		}
 	}
 	return best
+}
+
+// enclosing returns the outline of the card around best: the best scoring
+// of the seen outlines that contains best's, is at least enclosedArea
+// times its area and scores at least enclosedScore of it. A block on the
+// card of about the card's shape (a portrait photo, a barcode) has four
+// crisp sides and strong contrast, and can outscore a pale card's own
+// faint outline; the card is the outline around it.
+func enclosing(seen []Detection, best Detection) Quad {
+	out := best.Quad
+	for {
+		next, sc := out, 0.0
+		for _, d := range seen {
+			if d.Score >= enclosedScore*best.Score && d.Score > sc &&
+				d.Quad.area() >= enclosedArea*out.area() && d.Quad.contains(out, enclosedSlack*shortSide(d.Quad)) {
+				next, sc = d.Quad, d.Score
+			}
+		}
+		if sc == 0 {
+			return out
+		}
+		out = next
+	}
+}
+
+// shortSide is the mean length of q's shorter pair of opposite sides.
+func shortSide(q Quad) float64 {
+	return math.Min((q.side(0)+q.side(2))/2, (q.side(1)+q.side(3))/2)
 }
 
 // nearLine tells whether w is (nearly) one of lines: within the

@@ -163,3 +163,36 @@ func quadError(q, want Quad) float64 {
 	}
 	return worst / want.side(0)
 }
+
+// TestEnclosing: a block on the card of about the card's shape (a portrait
+// photo, a barcode) may outscore the pale card's own outline; the outline
+// around it is the card's when it scores close enough.
+func TestEnclosing(t *testing.T) {
+	card := Quad{{100, 100}, {417, 100}, {417, 300}, {100, 300}}
+	photo := Quad{{120, 130}, {220, 130}, {220, 290}, {120, 290}}
+	// The barcode reaches the card's foot; the card's outline through the
+	// top of its foot stripe runs 4 px above the barcode's lower corners.
+	barcode := Quad{{200, 220}, {380, 220}, {380, 304}, {200, 304}}
+	offCard := Quad{{300, 320}, {450, 320}, {450, 420}, {300, 420}}
+	big := Quad{{20, 20}, {500, 20}, {500, 340}, {20, 340}}
+	cases := []struct {
+		name string
+		seen []Detection
+		best Detection
+		want Quad
+	}{
+		{"photo inside the card", []Detection{{Quad: card, Score: 0.15}}, Detection{Quad: photo, Score: 0.19}, card},
+		{"card scores too little", []Detection{{Quad: card, Score: 0.1}}, Detection{Quad: photo, Score: 0.19}, photo},
+		{"barcode at the card's edge", []Detection{{Quad: card, Score: 0.17}}, Detection{Quad: barcode, Score: 0.22}, card},
+		{"outline not around the best", []Detection{{Quad: offCard, Score: 0.3}}, Detection{Quad: photo, Score: 0.19}, photo},
+		{"outline around twice", []Detection{{Quad: big, Score: 0.13}, {Quad: card, Score: 0.15}}, Detection{Quad: photo, Score: 0.19}, big},
+		{"nothing around", nil, Detection{Quad: card, Score: 0.5}, card},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := enclosing(tc.seen, tc.best); got != tc.want {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
