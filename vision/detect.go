@@ -728,7 +728,11 @@ func regionContrast(planes [3]*plane, q Quad) float64 {
 			sin += si * si / 3
 			sout += so * so / 3
 		}
-		c := math.Sqrt(dist) / (math.Sqrt(sin) + math.Sqrt(sout) + 8)
+		// The constant is a noise floor: at 8 a pale card on pale paper
+		// (a difference of a few levels, both bands flat) scored half
+		// what its colour step deserves and fell under minScore; texture
+		// has a large spread both sides and hardly gains from 4.
+		c := math.Sqrt(dist) / (math.Sqrt(sin) + math.Sqrt(sout) + 4)
 		total += math.Min(1, c/1.2)
 	}
 	return total / 4
