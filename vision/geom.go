@@ -115,3 +115,28 @@ func clampInt(v, n int) int {
 	}
 	return v
 }
+
+// contains tells whether every corner of r lies inside the convex q, or
+// outside it by at most tol pixels.
+func (q Quad) contains(r Quad, tol float64) bool {
+	// Orientation of q: the sign of its corners' turn.
+	a, b, c := q[0], q[1], q[2]
+	sign := 1.0
+	if (b.X-a.X)*(c.Y-b.Y)-(b.Y-a.Y)*(c.X-b.X) < 0 {
+		sign = -1
+	}
+	for _, p := range r {
+		for i := 0; i < 4; i++ {
+			a, b := q[i], q[(i+1)%4]
+			l := math.Hypot(b.X-a.X, b.Y-a.Y)
+			if l == 0 {
+				return false
+			}
+			// Signed distance of p from the side, positive inside.
+			if d := sign * ((b.X-a.X)*(p.Y-a.Y) - (b.Y-a.Y)*(p.X-a.X)) / l; d < -tol {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -20,6 +20,10 @@ type drawnScene struct {
 	bandU, bandW float64
 	angle        float64
 	shadow       float64 // offset in pixels, 0 for none
+	// paperFar, when set, is the paper's colour at the photo's right edge:
+	// the paper changes evenly to it from the left edge, so a side of the
+	// card can be made as faint as wanted.
+	paperFar color.NRGBA
 }
 
 func (s drawnScene) render(tb testing.TB) (image.Image, Quad) {
@@ -44,6 +48,11 @@ func (s drawnScene) render(tb testing.TB) (image.Image, Quad) {
 			for k := 0; k < 4; k++ {
 				fx, fy := float64(x)+0.25+0.5*float64(k%2), float64(y)+0.25+0.5*float64(k/2)
 				c := s.paper
+				if s.paperFar.A != 0 {
+					f := fx / W
+					mix := func(a, b uint8) uint8 { return uint8(float64(a)*(1-f) + float64(b)*f + 0.5) }
+					c = color.NRGBA{mix(c.R, s.paperFar.R), mix(c.G, s.paperFar.G), mix(c.B, s.paperFar.B), 255}
+				}
 				if s.shadow > 0 {
 					if u, v := toCard(fx+s.shadow, fy-s.shadow); inside(u, v) {
 						c = color.NRGBA{uint8(float64(c.R) * 0.8), uint8(float64(c.G) * 0.8), uint8(float64(c.B) * 0.8), 255}
@@ -147,5 +156,83 @@ func TestRectAspect(t *testing.T) {
 		if math.Abs(got/(8.56/5.4)-1) > 0.002 {
 			t.Errorf("tilt %v/%v turn %v: aspect %.4f, want %.4f", tc.tiltX, tc.tiltY, tc.turn, got, 8.56/5.4)
 		}
+	}
+}
+
+// TestFindCardFaintSide: a pale card on paper that darkens across the
+// photo, so one side of the card is a 3-level step (no edge at the edge
+// threshold, hence no Hough line) while the others are clear. The faint
+// side must still be found, and the card's own corners kept.
+func TestFindCardFaintSide(t *testing.T) {
+	card := color.NRGBA{236, 238, 228, 255}
+	cases := []struct {
+		name  string
+		scene drawnScene
+	}{
+		{"faint right side", drawnScene{card: card, paper: color.NRGBA{200, 202, 196, 255}, paperFar: color.NRGBA{233, 235, 224, 255}, angle: 3}},
+		{"faint left side", drawnScene{card: card, paper: color.NRGBA{233, 235, 224, 255}, paperFar: color.NRGBA{200, 202, 196, 255}, angle: -4}},
+		{"faint side and stripe", drawnScene{card: card, paper: color.NRGBA{200, 202, 196, 255}, paperFar: color.NRGBA{233, 235, 224, 255},
+			stripe: color.NRGBA{40, 120, 60, 255}, stripeH: 0.05, angle: 6}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			img, want := tc.scene.render(t)
+			det := FindCard(img, 85.6/53.98)
+			if !det.Found || det.FillsFrame {
+				t.Fatalf("card not found (score %.2f)", det.Score)
+			}
+			if e := quadError(det.Quad, want); e > 0.01 {
+				t.Errorf("corner off by %.1f %% of the long side: found %v, want %v", 100*e, det.Quad, want)
+			}
+		})
+	}
+}
+
+// quadError is the largest distance between a corner of q and the
+// matching corner of want (in whichever order fits best), as a share of
+// want's first side.
+func quadError(q, want Quad) float64 {
+	worst := math.Inf(1)
+	for s := 0; s < 4; s++ {
+		w := 0.0
+		for i := 0; i < 4; i++ {
+			p, r := q[(i+s)%4], want[i]
+			w = math.Max(w, math.Hypot(p.X-r.X, p.Y-r.Y))
+		}
+		worst = math.Min(worst, w)
+	}
+	return worst / want.side(0)
+}
+
+// TestEnclosing: a block on the card of about the card's shape (a portrait
+// photo, a barcode) may outscore the pale card's own outline; the outline
+// around it is the card's when it scores close enough.
+func TestEnclosing(t *testing.T) {
+	card := Quad{{100, 100}, {417, 100}, {417, 300}, {100, 300}}
+	photo := Quad{{120, 130}, {220, 130}, {220, 290}, {120, 290}}
+	// The barcode reaches the card's foot; the card's outline through the
+	// top of its foot stripe runs 4 px above the barcode's lower corners.
+	barcode := Quad{{200, 220}, {380, 220}, {380, 304}, {200, 304}}
+	offCard := Quad{{300, 320}, {450, 320}, {450, 420}, {300, 420}}
+	big := Quad{{20, 20}, {500, 20}, {500, 340}, {20, 340}}
+	cases := []struct {
+		name string
+		seen []Detection
+		best Detection
+		want Quad
+	}{
+		{"photo inside the card", []Detection{{Quad: card, Score: 0.15}}, Detection{Quad: photo, Score: 0.19}, card},
+		{"card scores too little", []Detection{{Quad: card, Score: 0.1}}, Detection{Quad: photo, Score: 0.19}, photo},
+		{"barcode at the card's edge", []Detection{{Quad: card, Score: 0.17}}, Detection{Quad: barcode, Score: 0.22}, card},
+		{"outline not around the best", []Detection{{Quad: offCard, Score: 0.3}}, Detection{Quad: photo, Score: 0.19}, photo},
+		{"outline around twice", []Detection{{Quad: big, Score: 0.13}, {Quad: card, Score: 0.15}}, Detection{Quad: photo, Score: 0.19}, big},
+		{"nothing around", nil, Detection{Quad: card, Score: 0.5}, card},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := enclosing(tc.seen, tc.best); got != tc.want {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
