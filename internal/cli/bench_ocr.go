@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -106,8 +107,20 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	verbose := fs.Bool("v", false, "print every field read wrongly and every card not found")
 	out := fs.String("out", "", "write the captures, truth and rectified sides of every card with an error here")
 	outlines := fs.Bool("outlines", false, "measure only finding, rectifying and turning the card upright (no OCR; synth source)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	if err := Parse(fs, args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if *cores < 1 || *n < 1 {
 		return Usagef("-cores and -n must be positive")
