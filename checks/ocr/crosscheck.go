@@ -47,6 +47,17 @@ func MRZValue(m *idv.MRZData, name string) string {
 	return ""
 }
 
+// checked tells whether a check digit covers the MRZ field: the document
+// number, the dates, and the optional data or personal number (its own
+// digit in TD3, the composite one in TD1 and TD2).
+func checked(name string) bool {
+	switch name {
+	case "document_number", "date_of_birth", "date_of_expiry", "personal_number", "optional_data":
+		return true
+	}
+	return false
+}
+
 // agrees compares a printed value with the MRZ's. Names compare as sets of
 // words, since cards print given names and surname in varying order and
 // the MRZ truncates long names.
@@ -56,11 +67,10 @@ func agrees(field, printed, fromMRZ string) bool {
 	}
 	switch field {
 	case "full_name", "surname", "given_names":
-		a, b := strings.Fields(printed), strings.Fields(strings.ReplaceAll(fromMRZ, "-", " "))
+		b := strings.Fields(strings.ReplaceAll(fromMRZ, "-", " "))
 		pa := strings.Fields(strings.NewReplacer("-", " ", "'", "").Replace(printed))
 		sort.Strings(pa)
 		sort.Strings(b)
-		_ = a
 		return strings.Join(pa, " ") == strings.Join(b, " ")
 	}
 	return false
@@ -99,10 +109,12 @@ func crossCheck(ex *Extraction, d *idv.DocumentDefinition, m *idv.MRZData) {
 		compared++
 		if agrees(f.MRZ, pv, mv) {
 			agreed++
-		} else if trusted && fold(pv) == fold(mv) && validValue(f, mv) {
+		} else if trusted && checked(f.MRZ) && fold(pv) == fold(mv) && validValue(f, mv) {
 			// The print differs only by letters and digits OCR cannot
 			// tell apart (O and 0, I and 1...); the MRZ's check digits
-			// settle which it is.
+			// settle which it is. Only for fields a check digit covers:
+			// the MRZ's own reading of a name or a country code is no
+			// surer than the print's (UTO printed, UTQ in the MRZ).
 			ex.Fields[f.Name] = mv
 			ex.Resolved = append(ex.Resolved, f.Name)
 			agreed++

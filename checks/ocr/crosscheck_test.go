@@ -1,0 +1,45 @@
+package ocr
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/idv"
+)
+
+// TestCrossCheck: a trusted MRZ settles letter/digit confusions only in
+// fields its check digits cover; elsewhere a difference is a conflict.
+func TestCrossCheck(t *testing.T) {
+	d, ok := docdefs.Default().Definition("generic_passport")
+	if !ok {
+		t.Fatal("no generic_passport")
+	}
+	mrz := &idv.MRZData{Format: "TD3", DocumentCode: "P", IssuingState: "UTQ", DocumentNumber: "L898902C3",
+		Surname: "ERIKSSON", GivenNames: "ANNA MARIA", Nationality: "UTO", DateOfBirth: "1974-08-12",
+		DateOfExpiry: "2032-04-15", Sex: "F", AllChecksPass: true}
+	cases := []struct {
+		name, field, printed, want string
+		resolved, conflict         bool
+	}{
+		{"O for 0 in the document number", "passport_number", "L8989O2C3", "L898902C3", true, false},
+		{"agreeing country code", "nationality", "UTO", "UTO", false, false},
+		{"country code not settled by the MRZ's own reading", "issuing_state", "UTO", "UTO", false, true},
+		{"unread field taken from the MRZ", "surname", "", "ERIKSSON", false, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ex := &Extraction{Fields: map[string]string{tc.field: tc.printed}}
+			crossCheck(ex, d, mrz)
+			if got := ex.Fields[tc.field]; got != tc.want {
+				t.Errorf("%s = %q, want %q", tc.field, got, tc.want)
+			}
+			if got := slices.Contains(ex.Resolved, tc.field); got != tc.resolved {
+				t.Errorf("resolved %v, want %v", got, tc.resolved)
+			}
+			if got := slices.Contains(ex.Quality.Conflicts, tc.field); got != tc.conflict {
+				t.Errorf("conflict %v, want %v (conflicts %v)", got, tc.conflict, ex.Quality.Conflicts)
+			}
+		})
+	}
+}
