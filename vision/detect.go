@@ -669,31 +669,39 @@ func fitSide(rgb [3]*plane, a, b, centre Point, reach, tilt float64) (hline, boo
 	// score[j] is the best consistency of a line through offset j (at the
 	// side's middle) over the tilts, bestT its tilt in half pixels.
 	tsteps := int(math.Ceil(2 * tilt))
+	sat := make([]float32, len(grad))
+	for i, v := range grad {
+		sat[i] = min(v, refineSat) / refineSat
+	}
 	score := make([]float64, m)
 	bestT := make([]int, m)
-	for j := 0; j < m; j++ {
+	for j := range score {
 		score[j] = -1
-		for d := -tsteps; d <= tsteps; d++ {
-			sum, cnt := 0.0, 0
-			for k := 0; k < n; k++ {
-				jj := j + int(math.Round(float64(d)*(ts[k]-0.5)))
-				if jj < 0 || jj >= m {
-					continue
-				}
-				sum += math.Min(float64(grad[k*m+jj]), refineSat) / refineSat
-				cnt++
+	}
+	acc := make([]float32, m)
+	cnt := make([]int32, m)
+	for d := -tsteps; d <= tsteps; d++ {
+		clear(acc)
+		clear(cnt)
+		for k := 0; k < n; k++ {
+			sh := int(math.Round(float64(d) * (ts[k] - 0.5)))
+			row := sat[k*m : (k+1)*m]
+			// acc[j] += row[j+sh] where j+sh is within the row.
+			lo, hi := max(0, -sh), min(m, m-sh)
+			for j := lo; j < hi; j++ {
+				acc[j] += row[j+sh]
+				cnt[j]++
 			}
-			if cnt < n/2 {
+		}
+		for j := 0; j < m; j++ {
+			if int(cnt[j]) < n/2 {
 				continue
 			}
-			if v := sum / float64(n); v > score[j] {
+			if v := float64(acc[j]) / float64(n); v > score[j] {
 				score[j], bestT[j] = v, d
 			}
 		}
 	}
-	// Candidate lines: local maxima of the score (over a pixel and a half
-	// either way) consistent enough; the nearest the coarse line wins, and
-	// with none the best line is taken.
 	top := steps
 	var cands []int
 	for j := 0; j < m; j++ {
