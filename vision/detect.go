@@ -555,23 +555,26 @@ func refine(img image.Image, q Quad, s float64) Quad {
 	if fs <= s*1.2 {
 		return scaleQuad(q, 1/s, b.Min)
 	}
-	var g *plane
+	var rgb [3]*plane
 	if fs > 0.75 {
-		// Close enough to full size: the luminance as it is.
+		// Close enough to full size: the image as it is.
 		fs = 1
-		g = luma(img)
+		rgb = channels(imaging.Clone(img))
 	} else {
-		g = resizeGray(img, int(float64(W)*fs+0.5), int(float64(H)*fs+0.5))
+		rgb = channels(imaging.Resize(img, int(float64(W)*fs+0.5), int(float64(H)*fs+0.5), imaging.Box))
 	}
 	k := fs / s
 	var fine Quad
+	var cx, cy float64
 	for i := range q {
 		fine[i] = Point{q[i].X * k, q[i].Y * k}
+		cx += fine[i].X / 4
+		cy += fine[i].Y / 4
 	}
 	var lines [4]hline
 	for i := 0; i < 4; i++ {
 		a, c := fine[i], fine[(i+1)%4]
-		ln, ok := fitSide(g, a, c, 4*k+3)
+		ln, ok := fitSide(rgb, a, c, Point{cx, cy}, 4*k+3, 4*k+3)
 		if !ok {
 			return scaleQuad(q, 1/s, b.Min)
 		}
@@ -595,35 +598,163 @@ func scaleQuad(q Quad, f float64, min image.Point) Quad {
 	return q
 }
 
-// fitSide finds, across the side a-b, the strongest step at each sample and
-// fits a line through those points by least squares (twice, dropping the
-// points furthest from the first fit).
-func fitSide(g *plane, a, b Point, reach float64) (hline, bool) {
+// Refinement constants (1400 px scale, Sobel units of one colour plane):
+// refineFloor is the weakest step taken as a point of the side (about an
+// 8-level step); refineSat is where a sample counts fully towards a line's
+// consistency; refineConsistent is the consistency a line needs to be a
+// candidate side at all; a candidate within refineTie of the most
+// consistent one ties with it; refineNear is how far (pixels) from the
+// chosen line a sample's own step may lie.
+const (
+	refineFloor      = 30
+	refineSat        = 40
+	refineConsistent = 0.5
+	refineTie        = 0.05
+	refineNear       = 3
+)
+
+// fitSide fits the side a-b again (centre is inside the card). The step
+// across the side is taken per colour plane, the largest of the three: a
+// cream card on white paper differs by a few levels of luminance but tens
+// of blue. First one line is chosen for the whole side: every offset
+// within reach and every tilt (the side's ends moving up to about tilt
+// pixels apart) is scored by how consistently a step lies along it, each
+// sample counting up to refineSat, so a faint border that runs the whole
+// side scores as well as a strong inner frame line or block of print.
+// Of the lines that tie with the most consistent one, the outermost is
+// taken (a card's border lies outside its print), unless the band between
+// it and the next line in is a shadow cast beside the card (shadowBand).
+// Then each sample's strongest step within refineNear of that line is a
+// point, and a line is fitted through the points by least squares
+// (twice, dropping the fifth furthest from the first fit). The strongest
+// step at each sample within reach, as before, was often the print or an
+// inner frame line a few pixels inside a faint border, and a frame line
+// near one corner tilted the side.
+func fitSide(rgb [3]*plane, a, b, centre Point, reach, tilt float64) (hline, bool) {
+	g := rgb[0]
 	dx, dy := b.X-a.X, b.Y-a.Y
 	l := math.Hypot(dx, dy)
 	if l < 10 {
 		return hline{}, false
 	}
 	nx, ny := -dy/l, dx/l
-	var pts []Point
+	if (a.X-centre.X)*nx+(a.Y-centre.Y)*ny < 0 {
+		nx, ny = -nx, -ny
+	}
 	n := int(l / 3)
+	steps := int(math.Ceil(reach * 2))
+	m := 2*steps + 1
+	// grad[k*m+j] is the step across the side at sample k, offset
+	// (j-steps)/2 outward.
+	grad := make([]float32, n*m)
+	ts := make([]float64, n)
 	for k := 0; k < n; k++ {
 		t := 0.08 + 0.84*float64(k)/float64(n-1)
+		ts[k] = t
 		px, py := a.X+dx*t, a.Y+dy*t
-		bestV, bestO := float32(0), 0.0
-		for off := -reach; off <= reach; off += 0.5 {
+		for j := 0; j < m; j++ {
+			off := float64(j-steps) / 2
 			x, y := int(math.Round(px+nx*off)), int(math.Round(py+ny*off))
 			if x < 1 || y < 1 || x >= g.w-1 || y >= g.h-1 {
 				continue
 			}
-			gx, gy := g.sobelAt(x, y)
-			v := float32(math.Abs(float64(gx)*nx + float64(gy)*ny))
-			if v > bestV {
-				bestV, bestO = v, off
+			v := float32(0)
+			for _, pl := range rgb {
+				gx, gy := pl.sobelAt(x, y)
+				v = max(v, float32(math.Abs(float64(gx)*nx+float64(gy)*ny)))
+			}
+			grad[k*m+j] = v
+		}
+	}
+	// score[j] is the best consistency of a line through offset j (at the
+	// side's middle) over the tilts, bestT its tilt in half pixels.
+	tsteps := int(math.Ceil(2 * tilt))
+	sat := make([]float32, len(grad))
+	for i, v := range grad {
+		sat[i] = min(v, refineSat) / refineSat
+	}
+	score := make([]float64, m)
+	bestT := make([]int, m)
+	for j := range score {
+		score[j] = -1
+	}
+	acc := make([]float32, m)
+	cnt := make([]int32, m)
+	for d := -tsteps; d <= tsteps; d++ {
+		clear(acc)
+		clear(cnt)
+		for k := 0; k < n; k++ {
+			sh := int(math.Round(float64(d) * (ts[k] - 0.5)))
+			row := sat[k*m : (k+1)*m]
+			// acc[j] += row[j+sh] where j+sh is within the row.
+			lo, hi := max(0, -sh), min(m, m-sh)
+			for j := lo; j < hi; j++ {
+				acc[j] += row[j+sh]
+				cnt[j]++
 			}
 		}
-		if bestV > 30 {
-			pts = append(pts, Point{px + nx*bestO, py + ny*bestO})
+		for j := 0; j < m; j++ {
+			if int(cnt[j]) < n/2 {
+				continue
+			}
+			if v := float64(acc[j]) / float64(n); v > score[j] {
+				score[j], bestT[j] = v, d
+			}
+		}
+	}
+	top := steps
+	var cands []int
+	for j := 0; j < m; j++ {
+		if score[j] > score[top] {
+			top = j
+		}
+		if score[j] < refineConsistent {
+			continue
+		}
+		peak := true
+		for jj := max(0, j-3); jj <= min(m-1, j+3); jj++ {
+			if score[jj] > score[j] || (score[jj] == score[j] && jj < j) {
+				peak = false
+			}
+		}
+		if peak {
+			cands = append(cands, j)
+		}
+	}
+	// Of the lines about as consistent as the best one, the outermost
+	// that is not the edge of a shadow cast beside the card.
+	pick := top
+	var strong []int
+	for _, j := range cands {
+		if score[j] >= score[top]-refineTie {
+			strong = append(strong, j)
+		}
+	}
+	for c := len(strong) - 1; c >= 0; c-- {
+		if c == 0 {
+			pick = strong[0]
+			break
+		}
+		in := float64(strong[c-1]-steps) / 2
+		p0 := Point{a.X + nx*in, a.Y + ny*in}
+		p1 := Point{b.X + nx*in, b.Y + ny*in}
+		if !shadowBand(rgb, p0, p1, Point{nx, ny}, float64(strong[c]-strong[c-1])/2) {
+			pick = strong[c]
+			break
+		}
+	}
+	var pts []Point
+	for k := 0; k < n; k++ {
+		c := float64(pick) + float64(bestT[pick])*(ts[k]-0.5)
+		bestV, bestJ := float32(0), 0
+		for j := max(0, int(math.Ceil(c-2*refineNear))); j <= min(m-1, int(math.Floor(c+2*refineNear))); j++ {
+			if v := grad[k*m+j]; v > bestV {
+				bestV, bestJ = v, j
+			}
+		}
+		if bestV > refineFloor {
+			off := float64(bestJ-steps) / 2
+			pts = append(pts, Point{a.X + dx*ts[k] + nx*off, a.Y + dy*ts[k] + ny*off})
 		}
 	}
 	if len(pts) < n/3 || len(pts) < 4 {

@@ -24,6 +24,10 @@ type drawnScene struct {
 	// the paper changes evenly to it from the left edge, so a side of the
 	// card can be made as faint as wanted.
 	paperFar color.NRGBA
+	// frame, when set, is the colour of a 3 px line printed frameIn of
+	// the card's height inside each side (an inner frame).
+	frame   color.NRGBA
+	frameIn float64
 }
 
 func (s drawnScene) render(tb testing.TB) (image.Image, Quad) {
@@ -65,6 +69,13 @@ func (s drawnScene) render(tb testing.TB) (image.Image, Quad) {
 					}
 					if u >= s.bandU*cw && u < (s.bandU+s.bandW)*cw {
 						c = s.stripe
+					}
+					if s.frame.A != 0 {
+						in := s.frameIn * ch
+						d := math.Min(math.Min(u, cw-u), math.Min(v, ch-v))
+						if d >= in && d < in+3 {
+							c = s.frame
+						}
 					}
 				}
 				acc[0] += float64(c.R) / 4
@@ -232,6 +243,51 @@ func TestEnclosing(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := enclosing(tc.seen, tc.best); got != tc.want {
 				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRefineFaintBorder: a cream card on white paper (a 5-level step in
+// luminance, 25 in blue) with a dark inner frame line 1.5 % of its height
+// inside. The strongest step across each side is the frame line; the
+// refined side must still be the card's border, from a coarse outline on
+// the border or a few pixels beside it.
+func TestRefineFaintBorder(t *testing.T) {
+	cream := color.NRGBA{240, 236, 215, 255}
+	white := color.NRGBA{240, 240, 240, 255}
+	frame := color.NRGBA{120, 120, 130, 255}
+	cases := []struct {
+		name  string
+		scene drawnScene
+		shift float64 // coarse sides moved out (+) or in (-), 480 px pixels
+	}{
+		{"faint border, frame inside", drawnScene{card: cream, paper: white, frame: frame, frameIn: 0.015, angle: 3}, 0},
+		{"coarse outline 2 px in", drawnScene{card: cream, paper: white, frame: frame, frameIn: 0.015, angle: -2}, -2},
+		{"coarse outline 2 px out", drawnScene{card: cream, paper: white, frame: frame, frameIn: 0.015, angle: 5}, 2},
+		{"shadow outside, frame inside", drawnScene{card: cream, paper: white, frame: frame, frameIn: 0.015, angle: 2, shadow: 8}, 0},
+		{"clear border, frame inside", drawnScene{card: cream, paper: color.NRGBA{90, 95, 100, 255}, frame: frame, frameIn: 0.015, angle: 4}, -1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			img, want := tc.scene.render(t)
+			s := 480.0 / 1600
+			var cx, cy float64
+			for _, p := range want {
+				cx += p.X / 4
+				cy += p.Y / 4
+			}
+			var coarse Quad
+			for i, p := range want {
+				// Scale about the centre by the shift along the diagonal
+				// (about the shift across each side).
+				dx, dy := p.X-cx, p.Y-cy
+				f := 1 + tc.shift/s/math.Hypot(dx, dy)*math.Sqrt2
+				coarse[i] = Point{(cx + dx*f) * s, (cy + dy*f) * s}
+			}
+			got := refine(img, coarse, s)
+			if e := quadError(got, want); e > 0.004 {
+				t.Errorf("corner off by %.2f %% of the long side: got %v, want %v", 100*e, got, want)
 			}
 		})
 	}
