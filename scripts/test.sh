@@ -27,6 +27,8 @@ if [ -n "$other_pkgs" ]; then
   go test -count=1 -timeout 20m $other_pkgs 2>&1 | tee -a "$log" || status=1
 fi
 passed=$(grep -c '^ok ' "$log" || true)
-failed=$(grep -c -E '^(FAIL|--- FAIL)' "$log" || true)
+# A failing package prints "FAIL<tab>its path"; the "--- FAIL" lines are its
+# tests and a bare "FAIL" closes its output, so only the first kind counts.
+failed=$(grep -c -E '^FAIL[[:space:]]+[^[:space:]]' "$log" || true)
 echo "packages: $passed passed, $failed failed"
 exit $status

@@ -27,6 +27,15 @@ func TestCrossCheck(t *testing.T) {
 		{"country code not settled by the MRZ's own reading", "issuing_state", "UTO", "UTO", false, true},
 		{"unread field taken from the MRZ", "surname", "", "ERIKSSON", false, false},
 	}
+	t.Run("untrusted MRZ settles nothing", func(t *testing.T) {
+		bad := *mrz
+		bad.AllChecksPass = false
+		ex := &Extraction{Fields: map[string]string{"surname": "", "passport_number": "L8989O2C3"}}
+		crossCheck(ex, d, &bad)
+		if ex.Fields["surname"] != "" || ex.Fields["passport_number"] != "L8989O2C3" || len(ex.Quality.Conflicts) != 0 {
+			t.Errorf("fields %v, conflicts %v", ex.Fields, ex.Quality.Conflicts)
+		}
+	})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ex := &Extraction{Fields: map[string]string{tc.field: tc.printed}}
