@@ -125,18 +125,8 @@ func TestFindCardOutermost(t *testing.T) {
 			if !det.Found || det.FillsFrame {
 				t.Fatalf("card not found (score %.2f)", det.Score)
 			}
-			long := want.side(0)
-			worst := math.Inf(1)
-			for s := 0; s < 4; s++ {
-				w := 0.0
-				for i := 0; i < 4; i++ {
-					p, q := det.Quad[(i+s)%4], want[i]
-					w = math.Max(w, math.Hypot(p.X-q.X, p.Y-q.Y))
-				}
-				worst = math.Min(worst, w)
-			}
-			if worst/long > 0.01 {
-				t.Errorf("corner off by %.1f %% of the long side: found %v, want %v", 100*worst/long, det.Quad, want)
+			if e := quadError(det.Quad, want); e > 0.01 {
+				t.Errorf("corner off by %.1f %% of the long side: found %v, want %v", 100*e, det.Quad, want)
 			}
 		})
 	}
