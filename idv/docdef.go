@@ -1,5 +1,7 @@
 package idv
 
+import "slices"
+
 // DocumentDefinition describes one kind of identity document (a `config`
 // value): its physical size, sides, the fields it prints and where, and the
 // regions that carry an MRZ, a barcode, the holder's photo and security
@@ -145,6 +147,10 @@ const LayoutGeneric = "generic"
 func (d *DocumentDefinition) Generic() bool { return d.Layout == LayoutGeneric }
 
 // Field returns the definition of the named field.
+// HasSide tells whether the document has the side (front, back).
+func (d *DocumentDefinition) HasSide(side string) bool { return slices.Contains(d.Sides, side) }
+
+// Field returns the field definition of that name.
 func (d *DocumentDefinition) Field(name string) (FieldDef, bool) {
 	for _, f := range d.Fields {
 		if f.Name == name {

@@ -63,7 +63,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 	ex := &Extraction{Definition: d, Fields: map[string]string{}, Raw: map[string]string{},
 		Cards: map[string]*vision.Card{}, Capture: map[string]vision.Quality{}}
 	cards := map[string]*vision.Card{"front": front}
-	if hasSide(d, "back") && backImg != nil {
+	if d.HasSide("back") && backImg != nil {
 		bc, err := vision.Rectify(backImg, d, "back")
 		if err != nil {
 			ex.Reasons = appendUnique(ex.Reasons, "back_"+reasonFor(err))
@@ -275,15 +275,6 @@ func sideScore(rs map[string]fieldRead) float64 {
 		s += r.conf / 1000
 	}
 	return s
-}
-
-func hasSide(d *idv.DocumentDefinition, side string) bool {
-	for _, s := range d.Sides {
-		if s == side {
-			return true
-		}
-	}
-	return false
 }
 
 // readSide reads every field zone of one side, several zones at once.

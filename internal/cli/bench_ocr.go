@@ -200,7 +200,7 @@ func (b *ocrBench) synthLevel(ctx context.Context, lv string, defs []*idv.Docume
 		if smp.Truth.Capture.Front != nil {
 			corners["front"] = &smp.Truth.Capture.Front.Corners
 		}
-		if hasSide(def, "back") {
+		if def.HasSide("back") {
 			captures[idv.SlotBack] = smp.Back
 			corners["back"] = &smp.Truth.Capture.Back.Corners
 		}
@@ -387,7 +387,7 @@ func benchFields(def *idv.DocumentDefinition) []idv.FieldDef {
 	var fs []idv.FieldDef
 	for _, name := range def.FieldSchema {
 		for _, f := range def.Fields {
-			if f.Name == name && f.Fixed == "" && hasSide(def, f.Zone.Side) {
+			if f.Name == name && f.Fixed == "" && def.HasSide(f.Zone.Side) {
 				fs = append(fs, f)
 			}
 		}
@@ -398,15 +398,6 @@ func benchFields(def *idv.DocumentDefinition) []idv.FieldDef {
 func unreadSide(ex *ocr.Extraction) bool {
 	for _, r := range ex.Reasons {
 		if strings.HasSuffix(r, "_unreadable") || strings.HasSuffix(r, vision.ReasonCardNotFound) {
-			return true
-		}
-	}
-	return false
-}
-
-func hasSide(def *idv.DocumentDefinition, side string) bool {
-	for _, s := range def.Sides {
-		if s == side {
 			return true
 		}
 	}

@@ -296,7 +296,7 @@ func (r *renderer) drawStatic(d *idv.DocumentDefinition, side string) *staticSid
 	accent2 := cols[0].mix(st.accent, 0.55)
 	b := bookFor(d.Country)
 	secs := d.Security
-	if !hasSide(d, side) {
+	if !d.HasSide(side) {
 		// the page facing a one-sided data page: security print all over
 		secs = []idv.Feature{{Kind: "guilloche", Zone: idv.Zone{Side: side, W: 1, H: 1}}}
 	}
@@ -408,7 +408,7 @@ func (r *renderer) drawStatic(d *idv.DocumentDefinition, side string) *staticSid
 			}
 		}
 	}
-	if !hasSide(d, side) {
+	if !d.HasSide(side) {
 		// an observations page: a title and ruled lines
 		var p path
 		ts := textStyle{font: st.titleFont, size: 0.045 * float64(h), track: 0.08}

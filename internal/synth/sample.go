@@ -264,7 +264,7 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 		return nil, err
 	}
 	backSide := "back"
-	if !hasSide(d, "back") {
+	if !d.HasSide("back") {
 		backSide = "facing_page"
 	}
 	inBack := in
@@ -394,15 +394,6 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 		return nil, err
 	}
 	return s, nil
-}
-
-func hasSide(d *idv.DocumentDefinition, side string) bool {
-	for _, s := range d.Sides {
-		if s == side {
-			return true
-		}
-	}
-	return false
 }
 
 // planEdit picks a field on the front to alter and a new value that still
