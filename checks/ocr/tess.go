@@ -134,18 +134,14 @@ func assemble(boxes []gosseract.BoundingBox, singleLine bool) reading {
 		// to 0.3 more either side (KENJ I), and words more than a whole
 		// height. Tesseract's boxes on a soft capture may overlap
 		// (negative gaps), hence the floor.
-		space := make([]bool, len(gaps))
 		limit := 0.42 * hMed
 		if len(gaps) >= 2 {
 			letter := quantile(gaps, 0.3)
 			k := 0.25 + 0.35*math.Max(0, math.Min(1, (letter/hMed-0.2)/0.15))
 			limit = math.Max(limit, letter+k*hMed)
 		}
-		for i, g := range gaps {
-			space[i] = g > limit
-		}
 		for i, s := range line {
-			if i > 0 && space[i-1] {
+			if i > 0 && gaps[i-1] > limit {
 				b.WriteByte(' ')
 			}
 			b.WriteString(s.t)
