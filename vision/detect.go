@@ -336,10 +336,9 @@ func FindCard(img image.Image, aspect float64) Detection {
 	if s > 1 {
 		s = 1
 	}
-	small := imaging.Resize(img, int(float64(W)*s+0.5), int(float64(H)*s+0.5), imaging.Box)
 	// No luminance plane: a luminance step is never larger than the
 	// largest of the colour steps that make it.
-	rgb := channels(small)
+	rgb := reduced(img, int(float64(W)*s+0.5), int(float64(H)*s+0.5))
 	e := edges(rgb[:]...)
 	lines := hough(e, e.edge, true, 6, 28)
 	var seen []Detection
@@ -555,13 +554,12 @@ func refine(img image.Image, q Quad, s float64) Quad {
 	if fs <= s*1.2 {
 		return scaleQuad(q, 1/s, b.Min)
 	}
-	var rgb [3]*plane
+	src := img
 	if fs > 0.75 {
 		// Close enough to full size: the image as it is.
 		fs = 1
-		rgb = channels(imaging.Clone(img))
 	} else {
-		rgb = channels(imaging.Resize(img, int(float64(W)*fs+0.5), int(float64(H)*fs+0.5), imaging.Box))
+		src = imaging.Resize(img, int(float64(W)*fs+0.5), int(float64(H)*fs+0.5), imaging.Box)
 	}
 	k := fs / s
 	var fine Quad
@@ -574,7 +572,11 @@ func refine(img image.Image, q Quad, s float64) Quad {
 	var lines [4]hline
 	for i := 0; i < 4; i++ {
 		a, c := fine[i], fine[(i+1)%4]
-		ln, ok := fitSide(rgb, a, c, Point{cx, cy}, 4*k+3, 4*k+3)
+		reach := 4*k + 3
+		// fitSide and shadowBand read up to reach (rounded up to a half
+		// pixel) and 5 pixels more across the side, and one pixel more
+		// for a gradient.
+		ln, ok := fitSide(stripWindow(src, a, c, reach+8), a, c, Point{cx, cy}, reach, reach)
 		if !ok {
 			return scaleQuad(q, 1/s, b.Min)
 		}
@@ -630,8 +632,7 @@ const (
 // step at each sample within reach, as before, was often the print or an
 // inner frame line a few pixels inside a faint border, and a frame line
 // near one corner tilted the side.
-func fitSide(rgb [3]*plane, a, b, centre Point, reach, tilt float64) (hline, bool) {
-	g := rgb[0]
+func fitSide(rgb window, a, b, centre Point, reach, tilt float64) (hline, bool) {
 	dx, dy := b.X-a.X, b.Y-a.Y
 	l := math.Hypot(dx, dy)
 	if l < 10 {
@@ -655,12 +656,12 @@ func fitSide(rgb [3]*plane, a, b, centre Point, reach, tilt float64) (hline, boo
 		for j := 0; j < m; j++ {
 			off := float64(j-steps) / 2
 			x, y := int(math.Round(px+nx*off)), int(math.Round(py+ny*off))
-			if x < 1 || y < 1 || x >= g.w-1 || y >= g.h-1 {
+			if !rgb.interior(x, y) {
 				continue
 			}
 			v := float32(0)
-			for _, pl := range rgb {
-				gx, gy := pl.sobelAt(x, y)
+			for c := range rgb.rgb {
+				gx, gy := rgb.sobel(c, x, y)
 				v = max(v, float32(math.Abs(float64(gx)*nx+float64(gy)*ny)))
 			}
 			grad[k*m+j] = v
@@ -950,7 +951,7 @@ func outermost(e *edgeMap, rgb [3]*plane, q Quad, aspect float64) Quad {
 			case sup < 0.4*need:
 				if peak > 0 {
 					s0, s1 := at(last)
-					if !shadowBand(rgb, s0, s1, normals[i], peakAt-last) {
+					if !shadowBand(fullWindow(rgb), s0, s1, normals[i], peakAt-last) {
 						cands[i] = append(cands[i], peakAt)
 						last = peakAt
 					}
@@ -987,31 +988,30 @@ func outermost(e *edgeMap, rgb [3]*plane, q Quad, aspect float64) Quad {
 // shadowBand tells whether the band between the side a-b and a parallel
 // line d pixels outside it (direction n) is a shadow cast on the
 // background: darker than what lies beyond the line but of the same hue.
-func shadowBand(rgb [3]*plane, a, b, n Point, d float64) bool {
+func shadowBand(rgb window, a, b, n Point, d float64) bool {
 	if d < 5 {
 		// Too narrow to tell: a shadow's edge lies further out than this.
 		return false
 	}
 	var between, beyond [3]float64
 	var nb, no int
-	g := rgb[0]
 	for k := 1; k < 20; k++ {
 		t := float64(k) / 20
 		px, py := a.X+(b.X-a.X)*t, a.Y+(b.Y-a.Y)*t
 		for off := 2.0; off <= d-2; off++ {
 			x, y := int(px+n.X*off), int(py+n.Y*off)
-			if x >= 0 && y >= 0 && x < g.w && y < g.h {
-				for c := range rgb {
-					between[c] += float64(rgb[c].p[y*g.w+x])
+			if rgb.in(x, y) {
+				for c := range between {
+					between[c] += float64(rgb.at(c, x, y))
 				}
 				nb++
 			}
 		}
 		for off := d + 2; off <= d+5; off++ {
 			x, y := int(px+n.X*off), int(py+n.Y*off)
-			if x >= 0 && y >= 0 && x < g.w && y < g.h {
-				for c := range rgb {
-					beyond[c] += float64(rgb[c].p[y*g.w+x])
+			if rgb.in(x, y) {
+				for c := range beyond {
+					beyond[c] += float64(rgb.at(c, x, y))
 				}
 				no++
 			}
@@ -1021,7 +1021,7 @@ func shadowBand(rgb [3]*plane, a, b, n Point, d float64) bool {
 		return false
 	}
 	var sb, so float64
-	for c := range rgb {
+	for c := range between {
 		between[c] /= float64(nb)
 		beyond[c] /= float64(no)
 		sb += between[c]
@@ -1031,7 +1031,7 @@ func shadowBand(rgb [3]*plane, a, b, n Point, d float64) bool {
 		return false
 	}
 	hue := 0.0
-	for c := range rgb {
+	for c := range between {
 		hue = math.Max(hue, math.Abs(between[c]/sb-beyond[c]/so))
 	}
 	return sb < so*0.97 && hue < 0.015
