@@ -79,6 +79,7 @@ func warp(src image.Image, q Quad, w, h int) (*image.NRGBA, bool) {
 		return nil, false
 	}
 	out := image.NewNRGBA(image.Rect(0, 0, w, h))
+	opaque := n.Opaque()
 	sw, sh := n.Bounds().Dx(), n.Bounds().Dy()
 	for y := 0; y < h; y++ {
 		o := out.Pix[y*out.Stride:]
@@ -93,13 +94,21 @@ func warp(src image.Image, q Quad, w, h int) (*image.NRGBA, bool) {
 				x0, x1 = clampInt(x0, sw), clampInt(x1, sw)
 				y0, y1 = clampInt(y0, sh), clampInt(y1, sh)
 			}
-			p00 := n.Pix[y0*n.Stride+4*x0:]
-			p10 := n.Pix[y0*n.Stride+4*x1:]
-			p01 := n.Pix[y1*n.Stride+4*x0:]
-			p11 := n.Pix[y1*n.Stride+4*x1:]
+			i00, i10 := y0*n.Stride+4*x0, y0*n.Stride+4*x1
+			i01, i11 := y1*n.Stride+4*x0, y1*n.Stride+4*x1
+			p00, p10 := n.Pix[i00:i00+4:i00+4], n.Pix[i10:i10+4:i10+4]
+			p01, p11 := n.Pix[i01:i01+4:i01+4], n.Pix[i11:i11+4:i11+4]
 			w00, w10, w01, w11 := (1-fx)*(1-fy), fx*(1-fy), (1-fx)*fy, fx*fy
-			for k := 0; k < 4; k++ {
-				o[4*x+k] = clamp8(w00*float32(p00[k]) + w10*float32(p10[k]) + w01*float32(p01[k]) + w11*float32(p11[k]))
+			px := o[4*x : 4*x+4 : 4*x+4]
+			px[0] = clamp8(w00*float32(p00[0]) + w10*float32(p10[0]) + w01*float32(p01[0]) + w11*float32(p11[0]))
+			px[1] = clamp8(w00*float32(p00[1]) + w10*float32(p10[1]) + w01*float32(p01[1]) + w11*float32(p11[1]))
+			px[2] = clamp8(w00*float32(p00[2]) + w10*float32(p10[2]) + w01*float32(p01[2]) + w11*float32(p11[2]))
+			if opaque {
+				// The weights sum to 1 within float32's precision, so an
+				// opaque source gives 255 here.
+				px[3] = 255
+			} else {
+				px[3] = clamp8(w00*float32(p00[3]) + w10*float32(p10[3]) + w01*float32(p01[3]) + w11*float32(p11[3]))
 			}
 		}
 	}
