@@ -216,22 +216,28 @@ func TestEnclosing(t *testing.T) {
 	barcode := Quad{{200, 220}, {380, 220}, {380, 304}, {200, 304}}
 	offCard := Quad{{300, 320}, {450, 320}, {450, 420}, {300, 420}}
 	big := Quad{{20, 20}, {500, 20}, {500, 340}, {20, 340}}
+	// The photo's 16000 px are a quarter of frame (not a small outline)
+	// and 5 % of wide (small).
+	const frame, wide = 160 * 400, 640 * 480
 	cases := []struct {
-		name string
-		seen []Detection
-		best Detection
-		want Quad
+		name  string
+		seen  []Detection
+		best  Detection
+		frame float64
+		want  Quad
 	}{
-		{"photo inside the card", []Detection{{Quad: card, Score: 0.15}}, Detection{Quad: photo, Score: 0.19}, card},
-		{"card scores too little", []Detection{{Quad: card, Score: 0.1}}, Detection{Quad: photo, Score: 0.19}, photo},
-		{"barcode at the card's edge", []Detection{{Quad: card, Score: 0.17}}, Detection{Quad: barcode, Score: 0.22}, card},
-		{"outline not around the best", []Detection{{Quad: offCard, Score: 0.3}}, Detection{Quad: photo, Score: 0.19}, photo},
-		{"outline around twice", []Detection{{Quad: big, Score: 0.13}, {Quad: card, Score: 0.15}}, Detection{Quad: photo, Score: 0.19}, big},
-		{"nothing around", nil, Detection{Quad: card, Score: 0.5}, card},
+		{"photo inside the card", []Detection{{Quad: card, Score: 0.15}}, Detection{Quad: photo, Score: 0.19}, frame, card},
+		{"card scores too little", []Detection{{Quad: card, Score: 0.1}}, Detection{Quad: photo, Score: 0.19}, frame, photo},
+		{"small photo, card scores half", []Detection{{Quad: card, Score: 0.1}}, Detection{Quad: photo, Score: 0.19}, wide, card},
+		{"small photo, card scores too little", []Detection{{Quad: card, Score: 0.09}}, Detection{Quad: photo, Score: 0.19}, wide, photo},
+		{"barcode at the card's edge", []Detection{{Quad: card, Score: 0.17}}, Detection{Quad: barcode, Score: 0.22}, frame, card},
+		{"outline not around the best", []Detection{{Quad: offCard, Score: 0.3}}, Detection{Quad: photo, Score: 0.19}, frame, photo},
+		{"outline around twice", []Detection{{Quad: big, Score: 0.13}, {Quad: card, Score: 0.15}}, Detection{Quad: photo, Score: 0.19}, frame, big},
+		{"nothing around", nil, Detection{Quad: card, Score: 0.5}, frame, card},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := enclosing(tc.seen, tc.best); got != tc.want {
+			if got := enclosing(tc.seen, tc.best, tc.frame); got != tc.want {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
 		})
