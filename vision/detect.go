@@ -39,6 +39,17 @@ const edgeFloor = 25
 // it still finds none).
 const minScore = 0.18
 
+// A very pale card on pale paper (a cream back on off-white paper) has
+// almost no region contrast and scores 0.15 to 0.18 with its four sides
+// fully there: an outline scoring at least paleScore is taken when every
+// side has lineSupport of at least paleSupport (a ridge of gradient along
+// nine tenths of it), which texture does not give four times round a
+// card-shaped outline.
+const (
+	paleScore   = 0.15
+	paleSupport = 0.9
+)
+
 // shapeSlack is how much worse (in log aspect ratio) an outline may fit
 // the document's shape after a side is moved out to a parallel line
 // (outermost): perspective alone changes the ratio by a few per cent.
@@ -376,10 +387,11 @@ func FindCard(img image.Image, aspect float64) Detection {
 		}
 		best = searchQuads(e, rgb, lines, n, aspect, best, &seen)
 	}
-	if best.Found && best.Score >= minScore {
+	taken := best.Found && (best.Score >= minScore || best.Score >= paleScore && fullSides(e, best.Quad))
+	if taken {
 		best.Quad = enclosing(seen, best, float64(e.w*e.h))
 	}
-	if best.Found && best.Score >= minScore {
+	if taken {
 		q := refine(img, outermost(e, rgb, best.Quad, aspect), s)
 		best.Quad = landscape(q)
 		return best
@@ -399,6 +411,17 @@ func FindCard(img image.Image, aspect float64) Detection {
 		return Detection{Quad: landscape(q), Found: true, FillsFrame: true, Score: 0}
 	}
 	return Detection{Score: best.Score}
+}
+
+// fullSides tells whether every side of q has a ridge along at least
+// paleSupport of it.
+func fullSides(e *edgeMap, q Quad) bool {
+	for i := range q {
+		if lineSupport(e, q[i], q[(i+1)%4]) < paleSupport {
+			return false
+		}
+	}
+	return true
 }
 
 // searchQuads scores the outlines made of two pairs of near-parallel lines

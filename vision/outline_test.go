@@ -288,3 +288,44 @@ func TestRefineFaintBorder(t *testing.T) {
 		})
 	}
 }
+
+// TestFullSides: a cream card on off-white paper has a ridge of gradient
+// all round its outline, which is what lets a pale outline scoring under
+// minScore be taken; an outline a tenth inside the card, or one with a
+// side off the card, has not.
+func TestFullSides(t *testing.T) {
+	img, want := drawnScene{card: color.NRGBA{240, 236, 215, 255}, paper: color.NRGBA{236, 236, 230, 255}, angle: 7}.render(t)
+	b := img.Bounds()
+	s := float64(detectSide) / float64(max(b.Dx(), b.Dy()))
+	rgb := reduced(img, int(float64(b.Dx())*s+0.5), int(float64(b.Dy())*s+0.5))
+	e := edges(rgb[:]...)
+	scaled := func(q Quad, shrink float64, moved int) Quad {
+		var cx, cy float64
+		for _, p := range q {
+			cx += p.X / 4
+			cy += p.Y / 4
+		}
+		for i := range q {
+			q[i] = Point{(cx + (q[i].X-cx)*(1-shrink)) * s, (cy + (q[i].Y-cy)*(1-shrink)) * s}
+		}
+		if moved >= 0 {
+			q[moved].X += 25
+			q[(moved+1)%4].X += 25
+		}
+		return q
+	}
+	cases := []struct {
+		name string
+		q    Quad
+		want bool
+	}{
+		{"the card", scaled(want, 0, -1), true},
+		{"a tenth inside", scaled(want, 0.1, -1), false},
+		{"one side off", scaled(want, 0, 1), false},
+	}
+	for _, tc := range cases {
+		if got := fullSides(e, tc.q); got != tc.want {
+			t.Errorf("%s: fullSides %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
