@@ -502,11 +502,12 @@ func searchQuads(e *edgeMap, rgb [3]*plane, lines []hline, from int, aspect floa
 
 // enclosing returns the outline of the card around best: the best scoring
 // of the seen outlines that contains best's, is at least enclosedArea
-// times its area and scores at least enclosedScore of it (enclosedSmallScore
-// when best covers less than smallOutline of the photo's area, frame). A block on the
-// card of about the card's shape (a portrait photo, a barcode) has four
-// crisp sides and strong contrast, and can outscore a pale card's own
-// faint outline; the card is the outline around it.
+// times its area and scores at least enclosedScore of it
+// (enclosedSmallScore when best covers less than smallOutline of frame,
+// the photo's area). A block on the card of about the card's shape (a
+// portrait photo, a barcode) has four crisp sides and strong contrast, and
+// can outscore a pale card's own faint outline; the card is the outline
+// around it.
 func enclosing(seen []Detection, best Detection, frame float64) Quad {
 	need := enclosedScore * best.Score
 	if best.Quad.area() < smallOutline*frame {
