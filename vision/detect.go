@@ -366,9 +366,10 @@ func FindCard(img image.Image, aspect float64) Detection {
 	rgb := reduced(img, int(float64(W)*s+0.5), int(float64(H)*s+0.5))
 	e := edges(rgb[:]...)
 	lines := hough(e, e.edge, true, 6, 28)
+	frame := float64(e.w * e.h)
 	var seen []Detection
 	best := searchQuads(e, rgb, lines, 0, aspect, Detection{}, &seen)
-	if best.Score < faintGate || best.Quad.area() < smallOutline*float64(e.w*e.h) {
+	if best.Score < faintGate || best.Quad.area() < smallOutline*frame {
 		// A side of a pale card on pale paper (or of a white card whose
 		// barcode raises the edge threshold) may be a step too faint to
 		// be an edge at all, and then no line forms there. Lines of the
@@ -389,7 +390,7 @@ func FindCard(img image.Image, aspect float64) Detection {
 	}
 	taken := best.Found && (best.Score >= minScore || best.Score >= paleScore && fullSides(e, best.Quad))
 	if taken {
-		best.Quad = enclosing(seen, best, float64(e.w*e.h))
+		best.Quad = enclosing(seen, best, frame)
 	}
 	if taken {
 		q := refine(img, outermost(e, rgb, best.Quad, aspect), s)
