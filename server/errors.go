@@ -18,6 +18,7 @@ const (
 	CodeForbidden         = 403 // client_id is not the token's owner
 	CodeNotFound          = 404 // unknown path; unknown workflow, Draft/Archived, or another client's
 	CodeNotAllowed        = 405 // HTTP method not allowed on the path
+	CodeRequestConflict   = 409 // request_id already used for a different request (other workflow, config, fields or images)
 	CodePayloadTooLarge   = 413 // bytes per file/request or pixels per image over the limit
 	CodeUnreadableImage   = 415 // a file part is not a decodable JPEG, PNG or WebP
 	CodeUnknownConfig     = 422 // config unknown, or not among the workflow's document types
@@ -39,6 +40,7 @@ var httpStatus = map[int]int{
 	CodeForbidden:         http.StatusForbidden,
 	CodeNotFound:          http.StatusNotFound,
 	CodeNotAllowed:        http.StatusMethodNotAllowed,
+	CodeRequestConflict:   http.StatusConflict,
 	CodePayloadTooLarge:   http.StatusRequestEntityTooLarge,
 	CodeUnreadableImage:   http.StatusUnsupportedMediaType,
 	CodeUnknownConfig:     http.StatusUnprocessableEntity,

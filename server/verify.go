@@ -3,7 +3,10 @@ package server
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"image"
@@ -15,6 +18,7 @@ import (
 	"math"
 	"mime"
 	"net/http"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -304,13 +308,14 @@ func (s *Server) verify(ctx context.Context, in *verifyInput) ([]byte, *APIError
 	if aerr != nil {
 		return nil, aerr
 	}
-	if in.requestID != "" {
-		if out, aerr := s.replay(ctx, in); out != nil || aerr != nil {
-			return out, aerr
-		}
-	}
 	if in.config == "" {
 		in.config = wf.Definition.DocumentTypes[0]
+	}
+	fp := requestFingerprint(wf.ID, in)
+	if in.requestID != "" {
+		if out, aerr := s.replay(ctx, in, wf.ID, fp); out != nil || aerr != nil {
+			return out, aerr
+		}
 	}
 	if !contains(wf.Definition.DocumentTypes, in.config) {
 		return nil, apiErr(CodeUnknownConfig, "config %q is not among the workflow's document types %v", truncate(in.config, 64), wf.Definition.DocumentTypes)
@@ -333,7 +338,7 @@ func (s *Server) verify(ctx context.Context, in *verifyInput) ([]byte, *APIError
 		in.requestID = idv.NewRequestID()
 	}
 	claim := Claim{ID: idv.NewID(), ClientID: in.clientID, OrganisationID: in.p.OrganisationID,
-		WorkflowID: wf.ID, RequestID: in.requestID, Units: int64(prep.Cost())}
+		WorkflowID: wf.ID, RequestID: in.requestID, Units: int64(prep.Cost()), Fingerprint: fp}
 	for {
 		err := s.store.ClaimVerification(ctx, claim, s.startedEvent(claim, wf))
 		if err == nil {
@@ -344,7 +349,7 @@ func (s *Server) verify(ctx context.Context, in *verifyInput) ([]byte, *APIError
 			return nil, apiErr(CodeInsufficientUnits, "insufficient units: this workflow costs %d", claim.Units)
 		case errors.Is(err, ErrConflict) && !generated:
 			// The same request is running or has just finished.
-			if out, aerr := s.replay(ctx, in); out != nil || aerr != nil {
+			if out, aerr := s.replay(ctx, in, wf.ID, fp); out != nil || aerr != nil {
 				return out, aerr
 			}
 			continue // it was released: claim it ourselves
@@ -374,12 +379,18 @@ func contains(list []string, s string) bool {
 
 // replay returns the stored result of (client, request_id), waiting while
 // it is pending. It returns nil, nil when there is none (or the pending one
-// was released).
-func (s *Server) replay(ctx context.Context, in *verifyInput) ([]byte, *APIError) {
+// was released). A stored or running verification of another workflow, or
+// of a request with another fingerprint, is a conflict (409): its result
+// is never returned, so a token scoped to one workflow cannot read another
+// workflow's verification by guessing its request_id.
+func (s *Server) replay(ctx context.Context, in *verifyInput, workflowID, fp string) ([]byte, *APIError) {
 	deadline := s.cfg.Now().Add(s.cfg.QueueTimeout + s.cfg.RunTimeout + 10*time.Second)
 	wait := 50 * time.Millisecond
 	for {
 		v, err := s.store.Verification(ctx, in.clientID, in.requestID)
+		if (err == nil || errors.Is(err, ErrPending)) && !sameRequest(v, workflowID, fp) {
+			return nil, apiErr(CodeRequestConflict, "request_id %q was already used for a different request; send a new request_id", truncate(in.requestID, 128))
+		}
 		switch {
 		case err == nil:
 			s.metrics.replays.Inc()
@@ -404,6 +415,55 @@ func (s *Server) replay(ctx context.Context, in *verifyInput) ([]byte, *APIError
 			return nil, apiErr(CodeInternal, "internal error")
 		}
 	}
+}
+
+// sameRequest reports whether a stored verification is the one a request
+// with this workflow and fingerprint asks for. Rows stored before
+// fingerprints existed have none; they match within their own workflow
+// only, which is all the old rule needs to stay safe.
+func sameRequest(v Verification, workflowID, fp string) bool {
+	if v.WorkflowID != workflowID {
+		return false
+	}
+	return v.Fingerprint == "" || v.Fingerprint == fp
+}
+
+// requestFingerprint is the hex SHA-256 of what makes a verification
+// request what it is: the workflow, the config, the country, the metadata
+// (re-encoded, so key order and spacing do not matter) and each capture's
+// slot and bytes in slot order. Other carried message keys and the
+// workflow's version are left out: they do not change what the checks
+// see, and an edit of the workflow between a request and its retry must
+// not turn the retry into a conflict.
+func requestFingerprint(workflowID string, in *verifyInput) string {
+	h := sha256.New()
+	field := func(s string) {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	field("tambua-request-v1")
+	field(workflowID)
+	field(in.config)
+	field(in.country)
+	md := ""
+	if raw, ok := in.message["metadata"]; ok {
+		var v any
+		if json.Unmarshal(raw, &v) == nil {
+			b, _ := json.Marshal(v)
+			md = string(b)
+		}
+	}
+	field(md)
+	files := append([]slotFile(nil), in.files...)
+	sort.Slice(files, func(i, j int) bool { return files[i].slot < files[j].slot })
+	for _, f := range files {
+		sum := sha256.Sum256(f.data)
+		field(f.slot)
+		field(string(sum[:]))
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // prepare returns the prepared workflow, cached per workflow version so an

@@ -373,9 +373,9 @@ func (db *DB) Verification(ctx context.Context, clientID, requestID string) (ser
 	var v server.Verification
 	var state, result, files, created string
 	var completed sql.NullString
-	err := db.r.QueryRowContext(ctx, `SELECT id, client_id, organisation_id, workflow_id, request_id, state, units, decision, result, files, created_at, completed_at
+	err := db.r.QueryRowContext(ctx, `SELECT id, client_id, organisation_id, workflow_id, request_id, fingerprint, state, units, decision, result, files, created_at, completed_at
 		FROM verifications WHERE client_id = ? AND request_id = ?`, clientID, requestID).
-		Scan(&v.ID, &v.ClientID, &v.OrganisationID, &v.WorkflowID, &v.RequestID, &state, &v.Units, &v.Decision, &result, &files, &created, &completed)
+		Scan(&v.ID, &v.ClientID, &v.OrganisationID, &v.WorkflowID, &v.RequestID, &v.Fingerprint, &state, &v.Units, &v.Decision, &result, &files, &created, &completed)
 	if errors.Is(err, sql.ErrNoRows) {
 		return v, server.ErrNotFound
 	}
@@ -418,8 +418,8 @@ func (db *DB) ClaimVerification(ctx context.Context, c server.Claim, events ...s
 			return server.ErrInsufficientUnits
 		}
 		now := db.stamp()
-		_, err = tx.ExecContext(ctx, `INSERT INTO verifications(id, client_id, organisation_id, workflow_id, request_id, state, units, created_at)
-			VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`, c.ID, c.ClientID, c.OrganisationID, c.WorkflowID, c.RequestID, c.Units, now)
+		_, err = tx.ExecContext(ctx, `INSERT INTO verifications(id, client_id, organisation_id, workflow_id, request_id, fingerprint, state, units, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`, c.ID, c.ClientID, c.OrganisationID, c.WorkflowID, c.RequestID, c.Fingerprint, c.Units, now)
 		if isUnique(err) {
 			return server.ErrConflict
 		}
