@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"runtime"
 	"strings"
@@ -31,8 +32,9 @@ type Limits struct {
 	Pixels int64
 	// FileParts is the most file parts one /upload may carry.
 	FileParts int
-	// TokenRate and TokenBurst limit token requests per client (per
-	// second, and the burst allowed above that rate).
+	// TokenRate and TokenBurst limit failed secret checks per client and
+	// caller address, and refreshAccessToken calls per workflow and caller
+	// address (per second, and the burst allowed above that rate).
 	TokenRate  float64
 	TokenBurst int
 }
@@ -76,6 +78,10 @@ type Config struct {
 	// allowed to call /postdata, /upload and /v1/verify, for the web SDK.
 	// Empty: no CORS headers, so browsers on other origins are refused.
 	CORSOrigins []string
+	// TrustedProxies are the proxies (load balancers) whose X-Forwarded-For
+	// names the caller's address for rate limits. Empty: the header is
+	// ignored and the peer's address is used.
+	TrustedProxies []netip.Prefix
 	// Webhooks serves the webhook API (docs/webhooks.md). When nil and the
 	// store keeps webhooks, a service that may not call private addresses
 	// and presents no client certificate is used.
@@ -84,22 +90,25 @@ type Config struct {
 
 // Server serves the REST interface.
 type Server struct {
-	cfg         Config
-	store       Store
-	files       FileStore
-	engine      *idv.Engine
-	defs        idv.Definitions
-	keys        Keys
-	tokens      tokens
-	log         *slog.Logger
-	mux         *http.ServeMux
-	routes      []Route
-	metrics     *metrics
-	workers     chan struct{}
-	limiter     *limiter
-	ipLimiter   *limiter
-	hashing     chan struct{}
-	filesPrefix string
+	cfg       Config
+	store     Store
+	files     FileStore
+	engine    *idv.Engine
+	defs      idv.Definitions
+	keys      Keys
+	tokens    tokens
+	log       *slog.Logger
+	mux       *http.ServeMux
+	routes    []Route
+	metrics   *metrics
+	workers   chan struct{}
+	limiter   *limiter // failed secret checks per client and address
+	ipLimiter *limiter // failed token requests per address
+	// refreshLimiter: refreshAccessToken calls per workflow (or client)
+	// and address.
+	refreshLimiter *limiter
+	hashing        chan struct{}
+	filesPrefix    string
 
 	prepMu   sync.Mutex
 	prepared map[string]preparedEntry
@@ -156,15 +165,16 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 	}
 	s := &Server{
 		cfg: cfg, store: st, files: fs, engine: engine, defs: defs, keys: keys,
-		tokens:    tokens{key: keys.Token, now: cfg.Now},
-		log:       cfg.Logger,
-		mux:       http.NewServeMux(),
-		metrics:   newMetrics(),
-		workers:   make(chan struct{}, cfg.Workers),
-		limiter:   newLimiter(cfg.Limits.TokenRate, cfg.Limits.TokenBurst, cfg.Now),
-		ipLimiter: newLimiter(cfg.Limits.TokenRate*ipFactor, cfg.Limits.TokenBurst*ipFactor, cfg.Now),
-		hashing:   make(chan struct{}, 2*runtime.NumCPU()),
-		prepared:  map[string]preparedEntry{},
+		tokens:         tokens{key: keys.Token, now: cfg.Now},
+		log:            cfg.Logger,
+		mux:            http.NewServeMux(),
+		metrics:        newMetrics(),
+		workers:        make(chan struct{}, cfg.Workers),
+		limiter:        newLimiter(cfg.Limits.TokenRate, cfg.Limits.TokenBurst, cfg.Now),
+		ipLimiter:      newLimiter(cfg.Limits.TokenRate*ipFactor, cfg.Limits.TokenBurst*ipFactor, cfg.Now),
+		refreshLimiter: newLimiter(cfg.Limits.TokenRate, cfg.Limits.TokenBurst, cfg.Now),
+		hashing:        make(chan struct{}, 2*runtime.NumCPU()),
+		prepared:       map[string]preparedEntry{},
 	}
 	s.handle("POST /oauth/token", "oauth_token", s.handleOAuthToken)
 	s.handle("POST /postdata", "postdata", s.handlePostdata)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,6 +53,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	corsOrigins := fs.String("cors-origins", env.Getenv("TAMBUA_CORS_ORIGINS"), "comma-separated browser origins allowed to call /postdata, /upload and /v1/verify (web SDK), or * (env TAMBUA_CORS_ORIGINS)")
 	tlsCert := fs.String("tls-cert", env.Getenv("TAMBUA_TLS_CERT"), "PEM certificate to serve HTTPS (env TAMBUA_TLS_CERT)")
 	tlsKey := fs.String("tls-key", env.Getenv("TAMBUA_TLS_KEY"), "PEM private key of --tls-cert (env TAMBUA_TLS_KEY)")
+	trustedProxies := fs.String("trusted-proxies", env.Getenv("TAMBUA_TRUSTED_PROXIES"), "comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For names the caller (env TAMBUA_TRUSTED_PROXIES; default none: the header is ignored)")
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
@@ -68,6 +70,10 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	if *baseURL == "" {
 		*baseURL = defaultBaseURL(*addr, *tlsCert != "")
+	}
+	proxies, err := parsePrefixes(*trustedProxies)
+	if err != nil {
+		return Usagef("--trusted-proxies: %v", err)
 	}
 
 	st, admin, keys, err := openData(ctx, *data)
@@ -122,8 +128,9 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	srv, err := server.New(server.Config{
 		BaseURL: *baseURL, FilesURL: *filesURL, FileURLTTL: *filesTTL, Workers: *workers, Logger: log,
-		CORSOrigins: splitList(*corsOrigins),
-		Webhooks:    wh.service,
+		CORSOrigins:    splitList(*corsOrigins),
+		TrustedProxies: proxies,
+		Webhooks:       wh.service,
 	}, st, fstore, engine, defs, keys)
 	if err != nil {
 		return Usagef("%v", err)
@@ -169,6 +176,25 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	defer cancel()
 	log.Info("shutting down")
 	return hs.Shutdown(sctx)
+}
+
+// parsePrefixes reads a comma-separated list of addresses (a /32 or /128)
+// and CIDR prefixes.
+func parsePrefixes(list string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, s := range splitList(list) {
+		if p, err := netip.ParsePrefix(s); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(s)
+		if err != nil {
+			return nil, fmt.Errorf("%q is neither an address nor a CIDR prefix", s)
+		}
+		a = a.Unmap()
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
 }
 
 // defaultBaseURL is the address clients on this machine reach addr at.
