@@ -20,7 +20,7 @@ const (
 	CodeNotAllowed        = 405 // HTTP method not allowed on the path
 	CodeRequestConflict   = 409 // request_id already used for a different request (other workflow, config, fields or images)
 	CodePayloadTooLarge   = 413 // bytes per file/request or pixels per image over the limit
-	CodeUnreadableImage   = 415 // a file part is not a decodable JPEG, PNG or WebP
+	CodeUnreadableImage   = 415 // a capture is not a JPEG or PNG that decodes whole
 	CodeUnknownConfig     = 422 // config unknown, or not among the workflow's document types
 	CodeRateLimited       = 429 // too many token requests for this client
 	CodeInternal          = 500 // a fault of the server; nothing was billed

@@ -1,10 +1,15 @@
 package server_test
 
 import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"image"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	_ "golang.org/x/image/webp" // so that the server sees a WebP as WebP, as before issue 14
 
 	"github.com/tambua/tambua/server"
 )
@@ -66,4 +71,53 @@ func TestReplayOnlyToTheSameRequest(t *testing.T) {
 	})
 	assert.Equal(t, balance, e.balance(), "nothing more billed")
 	assert.Equal(t, runs, e.ocr.runs.Load(), "nothing more run")
+}
+
+// webpHeader is the start of a lossless WebP of w x h pixels: enough for
+// image.DecodeConfig, which is all the server's check read before issue 14.
+func webpHeader(w, h int) []byte {
+	bits := uint32(w-1) | uint32(h-1)<<14
+	vp8l := []byte{0x2f, byte(bits), byte(bits >> 8), byte(bits >> 16), byte(bits >> 24), 0, 0, 0, 0, 0}
+	b := []byte("RIFF\x00\x00\x00\x00WEBPVP8L")
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(vp8l)))
+	b = append(b, vp8l...)
+	binary.LittleEndian.PutUint32(b[4:], uint32(len(b)-8))
+	return b
+}
+
+// TestUnreadableImagesAreRefusedBeforeCharging is issue 14's fifth item:
+// WebP, which no check decodes, and a corrupt body behind a valid JPEG
+// header passed the header check and were charged.
+func TestUnreadableImagesAreRefusedBeforeCharging(t *testing.T) {
+	e := newEnv(t)
+	front, back := captures(t)
+	tok := e.token()
+	_, format, err := image.DecodeConfig(bytes.NewReader(webpHeader(480, 300)))
+	require.NoError(t, err)
+	require.Equal(t, "webp", format)
+	balance, runs, stored := e.balance(), e.ocr.runs.Load(), e.storedFiles()
+	for name, bad := range map[string][]byte{
+		"webp":           webpHeader(480, 300),
+		"truncated jpeg": front[:len(front)/2],
+		"png with a broken stream": func() []byte {
+			b := pngBytes(t, blocks(5, 480, 300))
+			for i := len(b) / 3; i < len(b)/2; i++ {
+				b[i] ^= 0x5a
+			}
+			return b
+		}(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := e.upload(tok, e.uploadMessage(e.wfOCR, nil), part{"front", bad}, part{"back", back})
+			assert.Equal(t, 415, r.status, string(r.body))
+			assert.Equal(t, 415, r.code())
+			d := e.postJSON("/v1/verify", tok, map[string]any{"method": "process_idv", "client_id": e.client.ID, "work_flow_id": e.wfOCR.ID,
+				"id_front_image_url": "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(bad),
+				"id_back_image_url":  "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(back)})
+			assert.Equal(t, 415, d.status, string(d.body))
+		})
+	}
+	assert.Equal(t, balance, e.balance(), "nothing billed")
+	assert.Equal(t, runs, e.ocr.runs.Load(), "nothing run")
+	assert.Equal(t, stored, e.storedFiles(), "nothing stored")
 }

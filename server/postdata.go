@@ -243,7 +243,7 @@ func (s *Server) submitVerification(ctx context.Context, p *Principal, env *enve
 	if aerr != nil {
 		return nil, aerr
 	}
-	in, aerr := s.directInput(p, fields)
+	in, aerr := s.directInput(ctx, p, fields)
 	if aerr != nil {
 		return nil, aerr
 	}

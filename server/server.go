@@ -108,6 +108,7 @@ type Server struct {
 	// and address.
 	refreshLimiter *limiter
 	hashing        chan struct{}
+	decoding       chan struct{} // full image decodes at once (checkImage)
 	filesPrefix    string
 
 	prepMu   sync.Mutex
@@ -174,6 +175,7 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 		ipLimiter:      newLimiter(cfg.Limits.TokenRate*ipFactor, cfg.Limits.TokenBurst*ipFactor, cfg.Now),
 		refreshLimiter: newLimiter(cfg.Limits.TokenRate, cfg.Limits.TokenBurst, cfg.Now),
 		hashing:        make(chan struct{}, 2*runtime.NumCPU()),
+		decoding:       make(chan struct{}, runtime.NumCPU()),
 		prepared:       map[string]preparedEntry{},
 	}
 	s.handle("POST /oauth/token", "oauth_token", s.handleOAuthToken)

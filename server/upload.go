@@ -151,7 +151,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	in.p = p
 	for i := range form.files {
 		f := &form.files[i]
-		if f.format, aerr = s.checkImage(f.slot, f.data); aerr != nil {
+		if f.format, aerr = s.checkImage(r.Context(), f.slot, f.data); aerr != nil {
 			writeAPIError(w, aerr, rid)
 			return
 		}

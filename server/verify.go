@@ -23,9 +23,8 @@ import (
 	"sync"
 	"time"
 
-	_ "golang.org/x/image/webp"
-
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/vision"
 )
 
 // slotFile is one capture: the multipart part name (or the direct
@@ -33,7 +32,7 @@ import (
 type slotFile struct {
 	slot   string
 	data   []byte
-	format string // jpeg, png or webp, from the image header
+	format string // jpeg or png, from the image header
 }
 
 // verifyInput is a verification request after transport parsing, whatever
@@ -84,18 +83,45 @@ func imageKey(slot string) string {
 	return slot
 }
 
-// checkImage reads the image header: 415 when it is not a JPEG, PNG or
-// WebP, 413 when it has more pixels than allowed.
-func (s *Server) checkImage(slot string, data []byte) (string, *APIError) {
+// checkImage decides upfront, with the decoder the checks use
+// (vision.Decode), whether a capture can be read: 415 when it is not a
+// JPEG or PNG (WebP included: no check decodes it) or its data is corrupt
+// behind a valid header, 413 when it has more pixels than allowed. Nothing
+// is stored or billed before every capture has passed, so a request no
+// check could read costs nothing.
+func (s *Server) checkImage(ctx context.Context, slot string, data []byte) (string, *APIError) {
 	if int64(len(data)) > s.cfg.Limits.FileBytes {
 		return "", apiErr(CodePayloadTooLarge, "%s is larger than %d bytes", slot, s.cfg.Limits.FileBytes)
 	}
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 {
-		return "", apiErr(CodeUnreadableImage, "%s is not a readable JPEG, PNG or WebP image", slot)
+		return "", apiErr(CodeUnreadableImage, "%s is not a readable JPEG or PNG image", slot)
+	}
+	if format != "jpeg" && format != "png" {
+		return "", apiErr(CodeUnreadableImage, "%s is a %s image: send JPEG or PNG", slot, format)
 	}
 	if int64(cfg.Width)*int64(cfg.Height) > s.cfg.Limits.Pixels {
 		return "", apiErr(CodePayloadTooLarge, "%s has %dx%d pixels, more than the %d allowed", slot, cfg.Width, cfg.Height, s.cfg.Limits.Pixels)
+	}
+	// A full decode costs memory in proportion to the pixels: at most
+	// one per core at a time.
+	select {
+	case s.decoding <- struct{}{}:
+	case <-ctx.Done():
+		return "", apiErr(CodeBusy, "the request ended before its images were read")
+	}
+	defer func() { <-s.decoding }()
+	_, err = vision.Decode(data)
+	if errors.Is(err, vision.ErrTooSmall) {
+		// Too small to read is the checks' verdict to give (it is a
+		// readable image); only the data's integrity is decided here.
+		_, _, err = image.Decode(bytes.NewReader(data))
+	}
+	if errors.Is(err, vision.ErrTooLarge) {
+		return "", apiErr(CodePayloadTooLarge, "%s is larger than the checks read", slot)
+	}
+	if err != nil {
+		return "", apiErr(CodeUnreadableImage, "%s is not a readable %s image: its data is corrupt or truncated", slot, strings.ToUpper(format))
 	}
 	return format, nil
 }
@@ -168,7 +194,7 @@ var directImageFields = []struct{ field, slot string }{
 
 // directInput builds a verification from a direct request's fields: base64
 // data URLs for the images, the request fields, anything else carried.
-func (s *Server) directInput(p *Principal, fields map[string]json.RawMessage) (*verifyInput, *APIError) {
+func (s *Server) directInput(ctx context.Context, p *Principal, fields map[string]json.RawMessage) (*verifyInput, *APIError) {
 	in := &verifyInput{p: p, defaultConfig: true, message: map[string]json.RawMessage{}}
 	if e := requestStrings(fields, in); e != nil {
 		return nil, e
@@ -191,7 +217,7 @@ func (s *Server) directInput(p *Principal, fields map[string]json.RawMessage) (*
 			return nil, aerr
 		}
 		total += int64(len(data))
-		format, aerr := s.checkImage(f.slot, data)
+		format, aerr := s.checkImage(ctx, f.slot, data)
 		if aerr != nil {
 			return nil, aerr
 		}
@@ -276,7 +302,7 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, apiErr(CodeUnknownOperation, "unknown method: send process_idv"), rid)
 		return
 	}
-	in, aerr := s.directInput(p, fields)
+	in, aerr := s.directInput(r.Context(), p, fields)
 	if aerr != nil {
 		writeAPIError(w, aerr, rid)
 		return
