@@ -2,16 +2,21 @@ package server_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
 	"image"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	_ "golang.org/x/image/webp" // so that the server sees a WebP as WebP, as before issue 14
 
+	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/server"
+	"github.com/tambua/tambua/server/webhook"
 )
 
 // scopedToken is an SDK access token scoped to wf, minted from the
@@ -120,4 +125,39 @@ func TestUnreadableImagesAreRefusedBeforeCharging(t *testing.T) {
 	assert.Equal(t, balance, e.balance(), "nothing billed")
 	assert.Equal(t, runs, e.ocr.runs.Load(), "nothing run")
 	assert.Equal(t, stored, e.storedFiles(), "nothing stored")
+}
+
+// hangingOCR derives an image, as OCR does, then runs until it is
+// cancelled: a check that outlives the run deadline.
+type hangingOCR struct{ ocrStandIn }
+
+func (h *hangingOCR) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
+	if _, err := h.ocrStandIn.Run(ctx, c); err != nil {
+		return idv.Outcome{}, err
+	}
+	<-ctx.Done()
+	return idv.Outcome{}, ctx.Err()
+}
+
+// TestRunTimeoutAnswersReview is issue 14's fourth item: a verification
+// that ran past the run timeout answered 502 and dropped
+// verification.timeout, because its derived images were stored with the
+// expired context.
+func TestRunTimeoutAnswersReview(t *testing.T) {
+	e := newEnvWith(t, func(c *server.Config) { c.RunTimeout = 300 * time.Millisecond }, &hangingOCR{})
+	front, back := captures(t)
+	r := e.upload(e.token(), e.uploadMessage(e.wfOCR, map[string]any{"request_id": "late-1"}), part{"front", front}, part{"back", back})
+	require.Equal(t, 200, r.status, string(r.body))
+	assert.Equal(t, "review", r.str("verification_decision"), string(r.body))
+	images, _ := r.obj["images"].(map[string]any)
+	assert.Contains(t, images, idv.ImageFrontRectified, "the derived image is stored and listed")
+
+	evs := e.events()[webhook.EventVerificationTimeout]
+	require.Len(t, evs, 1)
+	var d webhook.VerificationTimeout
+	require.NoError(t, json.Unmarshal(evs[0].Data, &d))
+	assert.Equal(t, "late-1", d.RequestID)
+	assert.Equal(t, int64(300), d.TimeoutMS)
+	assert.Len(t, e.events()[webhook.EventVerificationReviewRequired], 1)
+	assert.Equal(t, int64(998), e.balance(), "billed once, as a verification that ran")
 }

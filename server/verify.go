@@ -533,6 +533,11 @@ func (s *Server) storeOnly(ctx context.Context, in *verifyInput) ([]byte, *APIEr
 	return out, nil
 }
 
+// storeTimeout bounds the storing of one derived image once the run's own
+// deadline has passed: a local disk write of a few hundred KB, so 10 s is
+// a stuck disk, not a slow one.
+const storeTimeout = 10 * time.Second
+
 // runClaimed stores the captures, runs the checks on a worker and completes
 // the claim. Any error leaves the claim to be released by the caller.
 func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, prep *idv.Prepared, claim Claim) ([]byte, *APIError) {
@@ -598,6 +603,13 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 		Config: in.config, Images: images, Message: msg, RequestID: in.requestID,
 		ClientID: in.clientID, WorkflowID: wf.ID, Country: in.country, ImageURLs: urls,
 		StoreImage: func(ctx context.Context, name string, img image.Image) (string, error) {
+			// Derived images are stored at the end of the run, when the
+			// run's deadline may have passed (a check that ran out of
+			// time is "could not run", and the verification completes):
+			// store them with a context of their own, detached from that
+			// deadline and bounded by storeTimeout.
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+			defer cancel()
 			var b bytes.Buffer
 			if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 90}); err != nil {
 				return "", err
