@@ -7,6 +7,9 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"image"
+	"io"
+	"net/http"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -160,4 +163,121 @@ func TestRunTimeoutAnswersReview(t *testing.T) {
 	assert.Equal(t, int64(300), d.TimeoutMS)
 	assert.Len(t, e.events()[webhook.EventVerificationReviewRequired], 1)
 	assert.Equal(t, int64(998), e.balance(), "billed once, as a verification that ran")
+}
+
+// countingReader is a request body of n bytes of JSON padding after head,
+// counting what the server pulled.
+type countingReader struct {
+	head []byte
+	n    int64
+	read atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	off := c.read.Load()
+	if off >= c.n {
+		return 0, io.EOF
+	}
+	k := int64(len(p))
+	if off+k > c.n {
+		k = c.n - off
+	}
+	for i := range p[:k] {
+		j := off + int64(i)
+		switch {
+		case j < int64(len(c.head)):
+			p[i] = c.head[j]
+		case j == c.n-2:
+			p[i] = '"'
+		case j == c.n-1:
+			p[i] = '}'
+		default:
+			p[i] = 'x'
+		}
+	}
+	c.read.Add(k)
+	return int(k), nil
+}
+
+// TestPostdataAuthenticatesBeforeReading is issue 14's third item:
+// /postdata read and parsed up to 32 MiB before it knew whether the
+// operation needed a token.
+func TestPostdataAuthenticatesBeforeReading(t *testing.T) {
+	e := newEnvWith(t, func(c *server.Config) {
+		c.Limits.LargeBodies = 1
+		c.QueueTimeout = 300 * time.Millisecond
+	})
+	head := []byte(`{"rpcQueue":"idv-gateway-v2","menu":"auth_config","method":"generateAccessToken","client_id":"` + e.client.ID + `","client_secret":"` + e.secret + `","pad":"`)
+	send := func(n int64, token string, chunked bool) (response, int64) {
+		body := &countingReader{head: head, n: n}
+		req, err := http.NewRequest(http.MethodPost, e.ts.URL+"/postdata", body)
+		require.NoError(t, err)
+		if !chunked {
+			req.ContentLength = n
+		}
+		req.Header.Set("Content-Type", "application/json")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := e.http.Do(req)
+		if err != nil { // the server may close before the client has written all
+			return response{}, body.read.Load()
+		}
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		r := response{status: resp.StatusCode, body: raw}
+		_ = json.Unmarshal(raw, &r.obj)
+		return r, body.read.Load()
+	}
+
+	// A small anonymous body is served as before.
+	r, _ := send(2<<10, "", false)
+	assert.Equal(t, 200, r.status, string(r.body))
+	// A large one is refused as needing a token, without being read.
+	for _, chunked := range []bool{false, true} {
+		r, pulled := send(31<<20, "", chunked)
+		if r.status != 0 {
+			assert.Equal(t, 401, r.status, string(r.body))
+			assert.Equal(t, 401, r.code())
+		}
+		t.Logf("chunked=%v: anonymous 31 MiB body: the server pulled %d KiB", chunked, pulled>>10)
+		assert.Less(t, pulled, int64(4<<20), "chunked=%v", chunked)
+	}
+	// So is a stale token's: it only keeps the body small, and a token
+	// operation under it still works (an SDK refreshing an expired token).
+	r, _ = send(64<<10, "stale.token.here", false)
+	assert.Equal(t, 401, r.status, string(r.body))
+	ok := e.postJSON("/postdata", "stale.token.here", envelope("auth_config", "refreshAccessToken", map[string]any{"refresh_token": e.wfOCR.RefreshToken}))
+	assert.Equal(t, 200, ok.status, string(ok.body))
+	// An authenticated caller may send the large body (here a token
+	// operation padded to 1 MiB), within the large-body slots.
+	tok := e.token()
+	r, _ = send(1<<20, tok, false)
+	assert.Equal(t, 200, r.status, string(r.body))
+
+	// One slot: while an authenticated body is being read, a second waits
+	// the queue timeout and gets the busy answer.
+	pr, pw := io.Pipe()
+	req, err := http.NewRequest(http.MethodPost, e.ts.URL+"/postdata", pr)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	held := make(chan int, 1)
+	go func() {
+		resp, err := e.http.Do(req)
+		if err != nil {
+			held <- 0
+			return
+		}
+		resp.Body.Close()
+		held <- resp.StatusCode
+	}()
+	_, err = pw.Write(head[:20])
+	require.NoError(t, err)
+	time.Sleep(150 * time.Millisecond) // the server has the headers and takes the slot
+	busy, _ := send(1<<20, tok, false)
+	assert.Equal(t, 230, busy.code(), string(busy.body))
+	pw.CloseWithError(io.ErrUnexpectedEOF)
+	<-held
+	r, _ = send(1<<20, tok, false)
+	assert.Equal(t, 200, r.status, "the slot is released: %s", r.body)
 }

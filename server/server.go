@@ -37,6 +37,11 @@ type Limits struct {
 	// address (per second, and the burst allowed above that rate).
 	TokenRate  float64
 	TokenBurst int
+	// LargeBodies is the most authenticated request bodies (/upload,
+	// /v1/verify, authenticated /postdata) held at once, from reading to
+	// answer; others wait up to the queue timeout, then get code 230.
+	// 0 means DefaultLimits'.
+	LargeBodies int
 }
 
 // DefaultLimits are the limits of a server built without explicit ones.
@@ -48,6 +53,11 @@ var DefaultLimits = Limits{
 	FileParts:    8,
 	TokenRate:    1,
 	TokenBurst:   20,
+	// 16 bodies of at most 32 MiB bound what requests can hold at about
+	// 512 MiB, plus their decoded images, on a server of a few GiB; with
+	// the default workers (the cores) that is several requests queued per
+	// worker, which keeps them busy.
+	LargeBodies: 16,
 }
 
 // Config configures a Server.
@@ -109,6 +119,7 @@ type Server struct {
 	refreshLimiter *limiter
 	hashing        chan struct{}
 	decoding       chan struct{} // full image decodes at once (checkImage)
+	bodies         chan struct{} // authenticated large bodies held at once
 	filesPrefix    string
 
 	prepMu   sync.Mutex
@@ -150,6 +161,9 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 	if cfg.Limits == (Limits{}) {
 		cfg.Limits = DefaultLimits
 	}
+	if cfg.Limits.LargeBodies <= 0 {
+		cfg.Limits.LargeBodies = DefaultLimits.LargeBodies
+	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	if _, err := url.ParseRequestURI(cfg.BaseURL); err != nil || cfg.BaseURL == "" {
 		return nil, fmt.Errorf("server: base URL %q is not an absolute URL", cfg.BaseURL)
@@ -176,6 +190,7 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 		refreshLimiter: newLimiter(cfg.Limits.TokenRate, cfg.Limits.TokenBurst, cfg.Now),
 		hashing:        make(chan struct{}, 2*runtime.NumCPU()),
 		decoding:       make(chan struct{}, runtime.NumCPU()),
+		bodies:         make(chan struct{}, cfg.Limits.LargeBodies),
 		prepared:       map[string]preparedEntry{},
 	}
 	s.handle("POST /oauth/token", "oauth_token", s.handleOAuthToken)

@@ -138,6 +138,12 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, aerr, rid)
 		return
 	}
+	release, aerr := s.takeBodySlot(r.Context())
+	if aerr != nil {
+		writeAPIError(w, aerr, rid)
+		return
+	}
+	defer release()
 	form, aerr := s.readUpload(w, r)
 	if aerr != nil {
 		writeAPIError(w, aerr, rid)

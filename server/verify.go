@@ -268,6 +268,12 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, aerr, rid)
 		return
 	}
+	release, aerr := s.takeBodySlot(r.Context())
+	if aerr != nil {
+		writeAPIError(w, aerr, rid)
+		return
+	}
+	defer release()
 	// The spec sends JSON; a body declared as anything else is refused
 	// before it is read (a missing Content-Type is read as JSON).
 	if ct := r.Header.Get("Content-Type"); ct != "" {
