@@ -22,7 +22,7 @@ const (
 	CodePayloadTooLarge   = 413 // bytes per file/request or pixels per image over the limit
 	CodeUnreadableImage   = 415 // a capture is not a JPEG or PNG that decodes whole
 	CodeUnknownConfig     = 422 // config unknown, or not among the workflow's document types
-	CodeRateLimited       = 429 // too many token requests for this client
+	CodeRateLimited       = 429 // too many failed token requests or refreshes; store-only budget spent
 	CodeInternal          = 500 // a fault of the server; nothing was billed
 	CodeBusy              = 230 // upstream verification failed: no worker free in time; retry once
 	CodeUpstreamFailed    = 502 // upstream verification failed while running; retry once

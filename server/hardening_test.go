@@ -9,6 +9,8 @@ import (
 	"image"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -280,4 +282,67 @@ func TestPostdataAuthenticatesBeforeReading(t *testing.T) {
 	<-held
 	r, _ = send(1<<20, tok, false)
 	assert.Equal(t, 200, r.status, "the slot is released: %s", r.body)
+}
+
+// TestStoreOnlyUploadsAreBoundedAndExpire is issue 14's eighth item:
+// no_adapter and single-file uploads stored up to 80 MiB each, unbilled,
+// never deleted and not rate-limited.
+func TestStoreOnlyUploadsAreBoundedAndExpire(t *testing.T) {
+	front, back := captures(t)
+	budget := int64(2*len(front) + len(back) + 100)
+	e := newEnvWith(t, func(c *server.Config) {
+		c.Limits.StoreOnlyBytes = budget
+		c.FileURLTTL = time.Hour
+	})
+	tok := e.token()
+	storeOnly := func(parts ...part) response {
+		return e.upload(tok, e.uploadMessage(e.wfOCR, map[string]any{"no_adapter": true}), parts...)
+	}
+	require.Equal(t, 200, storeOnly(part{"front", front}, part{"back", back}).status)
+	require.Equal(t, 200, e.upload(tok, e.uploadMessage(e.wfOCR, nil), part{"front", front}).status, "a single file is store-only too")
+	r := storeOnly(part{"front", front})
+	assert.Equal(t, 429, r.status, string(r.body))
+	assert.Equal(t, 429, r.code())
+	assert.NotEmpty(t, r.header.Get("Retry-After"))
+	t.Logf("daily store-only budget %d bytes: third upload refused, Retry-After %s s", budget, r.header.Get("Retry-After"))
+	assert.Equal(t, 3, e.storedFiles())
+	// A verification is not charged against it.
+	v := e.upload(tok, e.uploadMessage(e.wfOCR, nil), part{"front", front}, part{"back", back})
+	require.Equal(t, 200, v.status, string(v.body))
+	assert.Equal(t, 6, e.storedFiles(), "front, back and the derived front_rectified")
+
+	// Once their URLs have expired the store-only files go; the
+	// verification's stay.
+	sw, err := e.srv.SweepFiles(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 0, sw.StoreOnly, "not yet expired")
+	e.clock.Add(int64(time.Hour + time.Minute))
+	sw, err = e.srv.SweepFiles(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 3, sw.StoreOnly)
+	assert.Equal(t, 3, e.storedFiles(), "the verification's files stay")
+}
+
+// TestStartupSweepRemovesWhatACrashLeft: captures of a verification that
+// never completed and temporary files of interrupted writes have no record
+// and are removed at start (issue 14, low).
+func TestStartupSweepRemovesWhatACrashLeft(t *testing.T) {
+	e := newEnv(t)
+	front, back := captures(t)
+	v := e.upload(e.token(), e.uploadMessage(e.wfOCR, nil), part{"front", front}, part{"back", back})
+	require.Equal(t, 200, v.status, string(v.body))
+	root := filepath.Join(e.dir, "files")
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "v", "0123456789abcdef"), 0o750))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "v", "0123456789abcdef", "front.jpg"), front, 0o640))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "v", "0123456789abcdef", ".put-42"), front[:100], 0o640))
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".put-7"), front[:100], 0o640))
+	require.Equal(t, 6, e.storedFiles())
+
+	sw, err := e.srv.SweepOrphans(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 1, sw.Orphans)
+	assert.Equal(t, 2, sw.Temp)
+	assert.Equal(t, 3, e.storedFiles(), "the completed verification's files stay")
+	assert.NoDirExists(t, filepath.Join(root, "v", "0123456789abcdef"))
+	assert.Equal(t, 200, e.get(v.str("front_url")).status)
 }

@@ -97,6 +97,27 @@ func (l *limiter) allow(key string) (bool, int) {
 	return true, 0
 }
 
+// allowN takes n tokens for key when it has them (a budget of bytes, say):
+// it reports whether it did, and if not after how many seconds it could.
+func (l *limiter) allowN(key string, n int) (bool, int) {
+	if l.rate <= 0 {
+		return true, 0
+	}
+	if n > l.burst {
+		return false, 0
+	}
+	sh := l.shard(key)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	now := l.now()
+	b := l.get(sh, key)
+	if b.AllowN(now, n) {
+		return true, 0
+	}
+	wait := (float64(n) - b.TokensAt(now)) / float64(l.rate)
+	return false, max(1, int(math.Ceil(wait)))
+}
+
 // open reports, without taking a token, whether key has one left: the
 // check before work whose failures alone are charged (charge).
 func (l *limiter) open(key string) (bool, int) {

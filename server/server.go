@@ -42,6 +42,10 @@ type Limits struct {
 	// answer; others wait up to the queue timeout, then get code 230.
 	// 0 means DefaultLimits'.
 	LargeBodies int
+	// StoreOnlyBytes is what one client may store per day through
+	// no_adapter and single-file uploads (which run and bill nothing):
+	// a budget refilled evenly over 24 hours. 0 means DefaultLimits'.
+	StoreOnlyBytes int64
 }
 
 // DefaultLimits are the limits of a server built without explicit ones.
@@ -58,6 +62,11 @@ var DefaultLimits = Limits{
 	// the default workers (the cores) that is several requests queued per
 	// worker, which keeps them busy.
 	LargeBodies: 16,
+	// Three full uploads' worth (32 MiB each) a day, refilled evenly:
+	// the legacy one-off upload stores a capture or two, and files
+	// expire with their URLs (FileURLTTL), so a client holds at most
+	// about twice this at any time.
+	StoreOnlyBytes: 96 << 20,
 }
 
 // Config configures a Server.
@@ -117,6 +126,7 @@ type Server struct {
 	// refreshLimiter: refreshAccessToken calls per workflow (or client)
 	// and address.
 	refreshLimiter *limiter
+	storeLimiter   *limiter // bytes of store-only uploads per client
 	hashing        chan struct{}
 	decoding       chan struct{} // full image decodes at once (checkImage)
 	bodies         chan struct{} // authenticated large bodies held at once
@@ -164,6 +174,9 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 	if cfg.Limits.LargeBodies <= 0 {
 		cfg.Limits.LargeBodies = DefaultLimits.LargeBodies
 	}
+	if cfg.Limits.StoreOnlyBytes <= 0 {
+		cfg.Limits.StoreOnlyBytes = DefaultLimits.StoreOnlyBytes
+	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	if _, err := url.ParseRequestURI(cfg.BaseURL); err != nil || cfg.BaseURL == "" {
 		return nil, fmt.Errorf("server: base URL %q is not an absolute URL", cfg.BaseURL)
@@ -188,6 +201,7 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 		limiter:        newLimiter(cfg.Limits.TokenRate, cfg.Limits.TokenBurst, cfg.Now),
 		ipLimiter:      newLimiter(cfg.Limits.TokenRate*ipFactor, cfg.Limits.TokenBurst*ipFactor, cfg.Now),
 		refreshLimiter: newLimiter(cfg.Limits.TokenRate, cfg.Limits.TokenBurst, cfg.Now),
+		storeLimiter:   newLimiter(float64(cfg.Limits.StoreOnlyBytes)/(24*60*60), int(cfg.Limits.StoreOnlyBytes), cfg.Now),
 		hashing:        make(chan struct{}, 2*runtime.NumCPU()),
 		decoding:       make(chan struct{}, runtime.NumCPU()),
 		bodies:         make(chan struct{}, cfg.Limits.LargeBodies),

@@ -515,14 +515,31 @@ func (s *Server) prepare(wf Workflow) (*idv.Prepared, *APIError) {
 	return p, nil
 }
 
+// StoreOnlyPrefix is where no_adapter and single-file uploads are stored.
+// Their files expire with their URLs (SweepFiles).
+const StoreOnlyPrefix = "u/"
+
 // storeOnly is no_adapter: store the files, return the message rewritten
-// with their URLs, run nothing, bill nothing.
+// with their URLs, run nothing, bill nothing. What a client may store so
+// is a daily byte budget (Limits.StoreOnlyBytes); over it, 429.
 func (s *Server) storeOnly(ctx context.Context, in *verifyInput) ([]byte, *APIError) {
+	var size int
+	for _, f := range in.files {
+		size += len(f.data)
+	}
+	if ok, retry := s.storeLimiter.allowN("client:"+in.clientID, size); !ok {
+		if retry == 0 {
+			return nil, apiErr(CodePayloadTooLarge, "the files are larger than the %d bytes a client may store in a day without verifying", s.cfg.Limits.StoreOnlyBytes)
+		}
+		e := apiErr(CodeRateLimited, "this client has stored its daily %d bytes of files without verification; retry later", s.cfg.Limits.StoreOnlyBytes)
+		e.RetryAfter = retry
+		return nil, e
+	}
 	if in.requestID == "" {
 		in.requestID = idv.NewRequestID()
 	}
 	msg := in.message
-	prefix := "u/" + idv.NewID() + "/"
+	prefix := StoreOnlyPrefix + idv.NewID() + "/"
 	for _, f := range in.files {
 		key := prefix + f.slot + imageExt(f.format)
 		if err := s.files.Put(ctx, key, f.data); err != nil {

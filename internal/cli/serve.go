@@ -136,6 +136,35 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return Usagef("%v", err)
 	}
 	wh.dispatcher.Metrics = webhook.NewMetrics(srv.Metrics())
+	// Before serving, with no verification running: remove what a crash
+	// left (captures of verifications never completed, temporary files)
+	// and store-only uploads whose URLs have expired.
+	if sw, err := srv.SweepOrphans(ctx); err != nil {
+		return fmt.Errorf("sweeping files left by the previous stop: %w", err)
+	} else if sw.Orphans+sw.Temp > 0 {
+		log.Warn("removed files left by the previous stop", "orphan_verifications", sw.Orphans, "temp_files", sw.Temp)
+	}
+	sweep := func() {
+		sw, err := srv.SweepFiles(ctx)
+		if err != nil {
+			log.Error("file sweep", "error", err)
+		} else if sw.StoreOnly+sw.Temp > 0 {
+			log.Info("expired files removed", "store_only", sw.StoreOnly, "temp_files", sw.Temp)
+		}
+	}
+	sweep()
+	go func() {
+		t := time.NewTicker(time.Hour)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				sweep()
+			}
+		}
+	}()
 	if demo != nil {
 		printDemo(env, demo, *baseURL)
 	}

@@ -595,3 +595,13 @@ func (db *DB) VerificationCounts(ctx context.Context, orgID int64) (done, pendin
 		FROM verifications WHERE organisation_id = ?`, orgID, orgID).Scan(&done, &pending, &billed)
 	return
 }
+
+// VerificationStored reports whether a completed verification with this id
+// is stored (server.VerificationFinder).
+func (db *DB) VerificationStored(ctx context.Context, id string) (bool, error) {
+	var n int
+	err := db.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM verifications WHERE id = ? AND state = 'done'", id).Scan(&n)
+	return n > 0, err
+}
+
+var _ server.VerificationFinder = (*DB)(nil)
