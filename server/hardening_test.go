@@ -346,3 +346,31 @@ func TestStartupSweepRemovesWhatACrashLeft(t *testing.T) {
 	assert.NoDirExists(t, filepath.Join(root, "v", "0123456789abcdef"))
 	assert.Equal(t, 200, e.get(v.str("front_url")).status)
 }
+
+// TestAdminDebitWhileClaimsPending: an administrator's debit that left
+// less than the units held by a running verification turned that
+// verification, finished, into a 500 (issue 14, low). The debit is now
+// refused; what is not held can still be removed.
+func TestAdminDebitWhileClaimsPending(t *testing.T) {
+	e := newEnvWith(t, func(c *server.Config) { c.Workers = 1 }, &slowOCR{})
+	front, back := captures(t)
+	tok := e.token()
+	done := make(chan response, 1)
+	go func() {
+		done <- e.do(e.uploadRequest(tok, e.uploadMessage(e.wfOCR, nil), part{"front", front}, part{"back", back}))
+	}()
+	ctx := context.Background()
+	require.Eventually(t, func() bool {
+		_, pending, _, err := e.db.VerificationCounts(ctx, e.org.ID)
+		return err == nil && pending == 1
+	}, 5*time.Second, 20*time.Millisecond)
+	_, err := e.admin.AddUnits(ctx, e.org.ID, -1000)
+	assert.ErrorIs(t, err, server.ErrInsufficientUnits)
+	t.Logf("debit of all 1000 units with 2 held: %v", err)
+	left, err := e.admin.AddUnits(ctx, e.org.ID, -998)
+	require.NoError(t, err, "what is not held can be removed")
+	assert.Equal(t, int64(2), left)
+	r := <-done
+	assert.Equal(t, 200, r.status, string(r.body))
+	assert.Equal(t, int64(0), e.balance())
+}

@@ -207,10 +207,27 @@ func (db *DB) CountOrganisations(ctx context.Context) (int64, error) {
 	return n, err
 }
 
-// AddUnits changes the balance and records the change in the ledger.
+// AddUnits changes the balance and records the change in the ledger. A
+// debit may not take the balance below the units held by pending claims:
+// those verifications are running and will be debited when they finish.
 func (db *DB) AddUnits(ctx context.Context, orgID, n int64, reason string) (int64, error) {
 	var balance int64
 	err := db.tx(ctx, func(tx *sql.Tx) error {
+		if n < 0 {
+			var bal, held int64
+			err := tx.QueryRowContext(ctx, `SELECT o.units_balance, COALESCE((SELECT SUM(units) FROM verifications v
+				WHERE v.organisation_id = o.id AND v.state = 'pending'), 0) FROM organisations o WHERE o.id = ?`, orgID).Scan(&bal, &held)
+			if errors.Is(err, sql.ErrNoRows) {
+				return server.ErrNotFound
+			}
+			if err != nil {
+				return err
+			}
+			if held > 0 && bal+n < held {
+				return fmt.Errorf("%w: %d units are held by running verifications; at most %d can be removed now",
+					server.ErrInsufficientUnits, held, max(0, bal-held))
+			}
+		}
 		err := tx.QueryRowContext(ctx, "UPDATE organisations SET units_balance = units_balance + ? WHERE id = ? RETURNING units_balance", n, orgID).Scan(&balance)
 		if errors.Is(err, sql.ErrNoRows) {
 			return server.ErrNotFound
