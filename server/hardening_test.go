@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
 	"image"
 	"io"
 	"net/http"
@@ -373,4 +374,41 @@ func TestAdminDebitWhileClaimsPending(t *testing.T) {
 	r := <-done
 	assert.Equal(t, 200, r.status, string(r.body))
 	assert.Equal(t, int64(0), e.balance())
+}
+
+// pngHeader is a PNG signature and IHDR declaring w x h pixels of 16-bit
+// RGBA: all image.DecodeConfig reads.
+func pngHeader(w, h int) []byte {
+	b := []byte("\x89PNG\r\n\x1a\n")
+	ihdr := binary.BigEndian.AppendUint32([]byte("IHDR"), uint32(w))
+	ihdr = binary.BigEndian.AppendUint32(ihdr, uint32(h))
+	ihdr = append(ihdr, 16, 6, 0, 0, 0)
+	b = binary.BigEndian.AppendUint32(b, 13)
+	b = append(b, ihdr...)
+	return binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(ihdr))
+}
+
+// TestDefaultPixelCap: the default cap is near what capture needs (16 MP:
+// a 12 MP phone photo as taken fits; the 40 MP allowed before let a 16-bit
+// PNG take about 320 MB per image per worker). Issue 14, low.
+func TestDefaultPixelCap(t *testing.T) {
+	assert.Equal(t, int64(16_000_000), server.DefaultLimits.Pixels)
+	e := newEnv(t)
+	_, back := captures(t)
+	tok := e.token()
+	for _, c := range []struct {
+		w, h int
+		want int
+	}{{5000, 4000, 413}, {7300, 5470, 413}} {
+		img := pngHeader(c.w, c.h)
+		cfg, _, err := image.DecodeConfig(bytes.NewReader(img))
+		require.NoError(t, err)
+		require.Equal(t, c.w, cfg.Width)
+		r := e.upload(tok, e.uploadMessage(e.wfOCR, nil), part{"front", img}, part{"back", back})
+		assert.Equal(t, c.want, r.status, "%dx%d: %s", c.w, c.h, r.body)
+	}
+	// 4032 x 3024, a 12 MP phone photo, passes the cap: its (truncated)
+	// data is what is refused here, with 415.
+	r := e.upload(tok, e.uploadMessage(e.wfOCR, nil), part{"front", pngHeader(4032, 3024)}, part{"back", back})
+	assert.Equal(t, 415, r.status, string(r.body))
 }

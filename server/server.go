@@ -53,10 +53,14 @@ var DefaultLimits = Limits{
 	FileBytes:    10 << 20,
 	RequestBytes: 32 << 20,
 	MessageBytes: 64 << 10,
-	Pixels:       40_000_000,
-	FileParts:    8,
-	TokenRate:    1,
-	TokenBurst:   20,
+	// 16 MP: a phone photo sent as taken (12 to 12.5 MP, 4:3 up to
+	// 4608 x 3456) fits; the spec advises about 2 MP (long edge 1600 px)
+	// and the SDK sends less. A 16-bit PNG at the cap decodes to 128 MB,
+	// against 320 MB at the 40 MP allowed before.
+	Pixels:     16_000_000,
+	FileParts:  8,
+	TokenRate:  1,
+	TokenBurst: 20,
 	// 16 bodies of at most 32 MiB bound what requests can hold at about
 	// 512 MiB, plus their decoded images, on a server of a few GiB; with
 	// the default workers (the cores) that is several requests queued per
