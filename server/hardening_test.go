@@ -10,6 +10,7 @@ import (
 	"image"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -411,4 +412,38 @@ func TestDefaultPixelCap(t *testing.T) {
 	// data is what is refused here, with 415.
 	r := e.upload(tok, e.uploadMessage(e.wfOCR, nil), part{"front", pngHeader(4032, 3024)}, part{"back", back})
 	assert.Equal(t, 415, r.status, string(r.body))
+}
+
+func (e *env) metrics(token string) response {
+	e.t.Helper()
+	req, err := http.NewRequest(http.MethodGet, e.ts.URL+"/metrics", nil)
+	must(e.t, err)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return e.do(req)
+}
+
+// TestMetricsAreNotPublic: /metrics was public on the API listener (issue
+// 14, low). It now needs the metrics token there, or is absent, and
+// MetricsHandler serves it where only operators reach.
+func TestMetricsAreNotPublic(t *testing.T) {
+	e := newEnv(t)
+	r := e.metrics("")
+	assert.Equal(t, 404, r.status)
+	assert.NotContains(t, string(r.body), "tambua_http_requests_total")
+	rec := httptest.NewRecorder()
+	e.srv.MetricsHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	assert.Equal(t, 200, rec.Code)
+	assert.Contains(t, rec.Body.String(), "tambua_http_requests_total")
+
+	e = newEnvWith(t, func(c *server.Config) { c.MetricsToken = "m-token" })
+	for _, tok := range []string{"", "wrong", e.token()} {
+		r := e.metrics(tok)
+		assert.Equal(t, 401, r.status, "token %q", tok)
+		assert.NotContains(t, string(r.body), "tambua_http_requests_total")
+	}
+	r = e.metrics("m-token")
+	assert.Equal(t, 200, r.status)
+	assert.Contains(t, string(r.body), "tambua_http_requests_total")
 }

@@ -393,7 +393,7 @@ func TestSubmitVerificationAndV1Verify(t *testing.T) {
 }
 
 func TestHealthzAndMetrics(t *testing.T) {
-	e := newEnv(t)
+	e := newEnvWith(t, func(c *server.Config) { c.MetricsToken = "metrics-secret-for-tests" })
 	front, back := captures(t)
 	r := e.get(e.ts.URL + "/healthz")
 	assert.Equal(t, 200, r.status)
@@ -401,7 +401,7 @@ func TestHealthzAndMetrics(t *testing.T) {
 	up := e.upload(e.token(), e.uploadMessage(e.wfFace, nil), part{"front", front}, part{"back", back}, part{"selfie", front})
 	require.Equal(t, 200, up.status)
 	e.upload("", e.uploadMessage(e.wfFace, nil))
-	m := string(e.get(e.ts.URL + "/metrics").body)
+	m := string(e.metrics("metrics-secret-for-tests").body)
 	for _, want := range []string{
 		`tambua_http_requests_total{code="200",endpoint="upload"} 1`,
 		`tambua_http_requests_total{code="401",endpoint="upload"} 1`,

@@ -105,6 +105,11 @@ type Config struct {
 	// names the caller's address for rate limits. Empty: the header is
 	// ignored and the peer's address is used.
 	TrustedProxies []netip.Prefix
+	// MetricsToken, when set, is the Bearer token /metrics on this
+	// handler asks for. Empty: /metrics here answers 404, and metrics are
+	// served only where MetricsHandler is mounted (tambua serve
+	// --metrics-addr), so a public API listener never shows them.
+	MetricsToken string
 	// Webhooks serves the webhook API (docs/webhooks.md). When nil and the
 	// store keeps webhooks, a service that may not call private addresses
 	// and presents no client certificate is used.
@@ -217,7 +222,7 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 	s.handle("POST /v1/verify", "v1_verify", s.handleVerify)
 	s.handle("GET /files/{exp}/{sig}/{key...}", "files", s.handleFile)
 	s.handle("GET /healthz", "healthz", s.handleHealth)
-	s.handle("GET /metrics", "metrics", s.metrics.handler().ServeHTTP)
+	s.handle("GET /metrics", "metrics", s.handleMetrics)
 	s.handle("GET /openapi.yaml", "openapi", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/yaml")
 		_, _ = w.Write(docs.OpenAPI)

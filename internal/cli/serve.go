@@ -53,6 +53,8 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	corsOrigins := fs.String("cors-origins", env.Getenv("TAMBUA_CORS_ORIGINS"), "comma-separated browser origins allowed to call /postdata, /upload and /v1/verify (web SDK), or * (env TAMBUA_CORS_ORIGINS)")
 	tlsCert := fs.String("tls-cert", env.Getenv("TAMBUA_TLS_CERT"), "PEM certificate to serve HTTPS (env TAMBUA_TLS_CERT)")
 	tlsKey := fs.String("tls-key", env.Getenv("TAMBUA_TLS_KEY"), "PEM private key of --tls-cert (env TAMBUA_TLS_KEY)")
+	metricsAddr := fs.String("metrics-addr", env.Getenv("TAMBUA_METRICS_ADDR"), "serve /metrics on this separate address only operators reach, e.g. 127.0.0.1:9090 (env TAMBUA_METRICS_ADDR)")
+	metricsToken := fs.String("metrics-token", env.Getenv("TAMBUA_METRICS_TOKEN"), "serve /metrics on the API address to callers sending Authorization: Bearer TOKEN (env TAMBUA_METRICS_TOKEN)")
 	trustedProxies := fs.String("trusted-proxies", env.Getenv("TAMBUA_TRUSTED_PROXIES"), "comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For names the caller (env TAMBUA_TRUSTED_PROXIES; default none: the header is ignored)")
 	if err := Parse(fs, args); err != nil {
 		return err
@@ -130,6 +132,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		BaseURL: *baseURL, FilesURL: *filesURL, FileURLTTL: *filesTTL, Workers: *workers, Logger: log,
 		CORSOrigins:    splitList(*corsOrigins),
 		TrustedProxies: proxies,
+		MetricsToken:   *metricsToken,
 		Webhooks:       wh.service,
 	}, st, fstore, engine, defs, keys)
 	if err != nil {
@@ -174,6 +177,22 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	hs := srv.HTTPServer(*addr)
+	if *metricsAddr != "" {
+		mln, err := net.Listen("tcp", *metricsAddr)
+		if err != nil {
+			return fmt.Errorf("--metrics-addr: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", srv.MetricsHandler())
+		ms := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second}
+		go func() {
+			if err := ms.Serve(mln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Error("metrics listener", "error", err)
+			}
+		}()
+		defer ms.Close()
+		log.Info("metrics", "addr", mln.Addr().String())
+	}
 	log.Info("listening", "addr", ln.Addr().String(), "base_url", *baseURL, "checks", strings.Join(idv.Registered(), ","))
 	errc := make(chan error, 1)
 	go func() {
