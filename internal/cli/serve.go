@@ -53,6 +53,12 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	corsOrigins := fs.String("cors-origins", env.Getenv("TAMBUA_CORS_ORIGINS"), "comma-separated browser origins allowed to call /postdata, /upload and /v1/verify (web SDK), or * (env TAMBUA_CORS_ORIGINS)")
 	tlsCert := fs.String("tls-cert", env.Getenv("TAMBUA_TLS_CERT"), "PEM certificate to serve HTTPS (env TAMBUA_TLS_CERT)")
 	tlsKey := fs.String("tls-key", env.Getenv("TAMBUA_TLS_KEY"), "PEM private key of --tls-cert (env TAMBUA_TLS_KEY)")
+	demoDefault := true
+	switch strings.ToLower(env.Getenv("TAMBUA_DEMO")) {
+	case "0", "false", "off", "no":
+		demoDefault = false
+	}
+	demoOn := fs.Bool("demo", demoDefault, "on first start (an empty database) create a demo organisation with 1000 units and print its client secret; --demo=false for production (env TAMBUA_DEMO=off)")
 	metricsAddr := fs.String("metrics-addr", env.Getenv("TAMBUA_METRICS_ADDR"), "serve /metrics on this separate address only operators reach, e.g. 127.0.0.1:9090 (env TAMBUA_METRICS_ADDR)")
 	metricsToken := fs.String("metrics-token", env.Getenv("TAMBUA_METRICS_TOKEN"), "serve /metrics on the API address to callers sending Authorization: Bearer TOKEN (env TAMBUA_METRICS_TOKEN)")
 	trustedProxies := fs.String("trusted-proxies", env.Getenv("TAMBUA_TRUSTED_PROXIES"), "comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For names the caller (env TAMBUA_TRUSTED_PROXIES; default none: the header is ignored)")
@@ -124,9 +130,11 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	} else if n > 0 {
 		log.Warn("released claims of verifications interrupted by the previous stop", "count", n)
 	}
-	demo, err := admin.EnsureDemo(ctx, demoUnits, demoDocumentTypes(defs), demoChecks())
-	if err != nil {
-		return fmt.Errorf("creating the demo organisation: %w", err)
+	var demo *server.Demo
+	if *demoOn {
+		if demo, err = admin.EnsureDemo(ctx, demoUnits, demoDocumentTypes(defs), demoChecks()); err != nil {
+			return fmt.Errorf("creating the demo organisation: %w", err)
+		}
 	}
 	srv, err := server.New(server.Config{
 		BaseURL: *baseURL, FilesURL: *filesURL, FileURLTTL: *filesTTL, Workers: *workers, Logger: log,
@@ -305,7 +313,9 @@ func demoChecks() []string {
 
 func printDemo(env *Env, d *server.Demo, baseURL string) {
 	w := env.Stdout
-	fmt.Fprintln(w, "First start: created a demo organisation. The client secret is shown this once and stored only as a hash.")
+	fmt.Fprintln(w, "DEMO: first start on an empty database, so a demo organisation was created for trying the server.")
+	fmt.Fprintf(w, "DEMO: the secret below is live: anyone who has it can spend the demo organisation's %d units. It is shown this once and stored only as a hash.\n", d.Organisation.Balance)
+	fmt.Fprintln(w, "DEMO: for production start the first time with --demo=false (or TAMBUA_DEMO=off), or deactivate this client.")
 	fmt.Fprintf(w, "  organisation_id  %d (%d units)\n", d.Organisation.ID, d.Organisation.Balance)
 	fmt.Fprintf(w, "  client_id        %s\n", d.Client.ID)
 	fmt.Fprintf(w, "  client_secret    %s\n", d.Secret)
