@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -48,69 +49,21 @@ func TestHelperProcess(t *testing.T) {
 func TestServeLogsHoldNoPersonalData(t *testing.T) {
 	passport, err := os.ReadFile(testdata.Path(t, "ids", "passeye_passport-td3.jpg"))
 	require.NoError(t, err)
-	addr := freeAddr(t)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "--", "serve", "--addr", addr, "--data", t.TempDir(), "--workers", "1")
-	cmd.Env = append(os.Environ(), "TAMBUA_CLI_HELPER=1")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	require.NoError(t, cmd.Start())
-	stopped := false
-	stop := func() {
-		if !stopped {
-			stopped = true
-			_ = cmd.Process.Signal(syscall.SIGTERM)
-			_ = cmd.Wait()
-		}
-	}
-	defer stop()
-	base := "http://" + addr
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		resp, err := http.Get(base + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			break
-		}
-		require.True(t, time.Now().Before(deadline), "server did not start: %s", stderr.String())
-		time.Sleep(100 * time.Millisecond)
-	}
-	out := stdout.String()
+	c := startChild(t, t.TempDir(), "--workers", "1")
+	defer c.stop()
+	base := c.base
+	out := c.stdout.String()
 	id, secret, wf := field(t, out, "client_id"), field(t, out, "client_secret"), field(t, out, "work_flow_id")
 
-	resp, err := http.PostForm(base+"/oauth/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}})
-	require.NoError(t, err)
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&tok))
-	resp.Body.Close()
-
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	for _, slot := range []string{"front", "back"} {
-		w, err := mw.CreateFormFile(slot, "passport.jpg")
-		require.NoError(t, err)
-		_, _ = w.Write(passport)
-	}
-	msg, _ := json.Marshal(map[string]any{"rpcQueue": "idv-gateway-v2", "menu": "service-ai", "method": "init", "no_adapter": false,
-		"client_id": id, "work_flow_id": wf, "config": "generic_passport", "request_id": "logs-1"})
-	require.NoError(t, mw.WriteField("message", string(msg)))
-	require.NoError(t, mw.Close())
-	req, err := http.NewRequest("POST", base+"/upload", &body)
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
-	resp, err = (&http.Client{Timeout: 3 * time.Minute}).Do(req)
-	require.NoError(t, err)
-	result, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	require.Equal(t, 200, resp.StatusCode, string(result))
+	tok := childToken(t, base, id, secret)
+	status, result := childUpload(t, base, tok, id, wf, "logs-1", passport)
+	require.Equal(t, 200, status, string(result))
 	// The holder's name was read, so its absence below means something.
 	require.Contains(t, string(result), "ERIKSSON", "the verification did not read the holder's name")
-	stop()
+	c.stop()
 
 	lines, raw := 0, []string{}
-	sc := bufio.NewScanner(bytes.NewReader(stderr.Bytes()))
+	sc := bufio.NewScanner(bytes.NewReader(c.stderr.Bytes()))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
@@ -128,4 +81,116 @@ func TestServeLogsHoldNoPersonalData(t *testing.T) {
 	t.Logf("server stderr: %d lines, %d not JSON log lines", lines, len(raw))
 	assert.Empty(t, raw, "lines on the server's standard error that are not its JSON logs (tesseract's?)")
 	assert.Greater(t, lines, 2)
+}
+
+// childServer is tambua serve running as a child process.
+type childServer struct {
+	cmd            *exec.Cmd
+	base           string
+	stdout, stderr *syncBuf
+	done           bool
+}
+
+// startChild starts tambua serve on data and waits until it answers.
+func startChild(t *testing.T, data string, extra ...string) *childServer {
+	t.Helper()
+	addr := freeAddr(t)
+	args := append([]string{"-test.run=^TestHelperProcess$", "--", "serve", "--addr", addr, "--data", data}, extra...)
+	c := &childServer{cmd: exec.Command(os.Args[0], args...), base: "http://" + addr, stdout: &syncBuf{}, stderr: &syncBuf{}}
+	c.cmd.Env = append(os.Environ(), "TAMBUA_CLI_HELPER=1")
+	c.cmd.Stdout, c.cmd.Stderr = c.stdout, c.stderr
+	require.NoError(t, c.cmd.Start())
+	t.Cleanup(c.kill)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		resp, err := http.Get(c.base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			return c
+		}
+		require.True(t, time.Now().Before(deadline), "server did not start: %s", c.stderr.String())
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// stop ends the server as an operator would (SIGTERM: it lets running
+// verifications finish).
+func (c *childServer) stop() {
+	if !c.done {
+		c.done = true
+		_ = c.cmd.Process.Signal(syscall.SIGTERM)
+		_ = c.cmd.Wait()
+	}
+}
+
+// kill ends it as a crash would (SIGKILL).
+func (c *childServer) kill() {
+	if !c.done {
+		c.done = true
+		_ = c.cmd.Process.Kill()
+		_ = c.cmd.Wait()
+	}
+}
+
+// syncBuf is a bytes.Buffer safe for a child's output and a test reading.
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func (s *syncBuf) Bytes() []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]byte(nil), s.b.Bytes()...)
+}
+
+func childToken(t *testing.T, base, id, secret string) string {
+	t.Helper()
+	resp, err := http.PostForm(base+"/oauth/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}})
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&tok))
+	return tok.AccessToken
+}
+
+// childUpload sends img as front and back of a generic_passport
+// verification; status 0 when the connection broke.
+func childUpload(t *testing.T, base, tok, clientID, wf, requestID string, img []byte) (int, []byte) {
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for _, slot := range []string{"front", "back"} {
+		w, err := mw.CreateFormFile(slot, "capture.jpg")
+		require.NoError(t, err)
+		_, _ = w.Write(img)
+	}
+	msg, _ := json.Marshal(map[string]any{"rpcQueue": "idv-gateway-v2", "menu": "service-ai", "method": "init", "no_adapter": false,
+		"client_id": clientID, "work_flow_id": wf, "config": "generic_passport", "request_id": requestID})
+	require.NoError(t, mw.WriteField("message", string(msg)))
+	require.NoError(t, mw.Close())
+	req, err := http.NewRequest("POST", base+"/upload", &body)
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := (&http.Client{Timeout: 3 * time.Minute}).Do(req)
+	if err != nil {
+		return 0, nil
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, out
 }
