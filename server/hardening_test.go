@@ -447,3 +447,47 @@ func TestMetricsAreNotPublic(t *testing.T) {
 	assert.Equal(t, 200, r.status)
 	assert.Contains(t, string(r.body), "tambua_http_requests_total")
 }
+
+// TestQueueTimeoutCoversTheBodySlotWait: a request waits at most the queue
+// timeout in all, for a large-body slot and then for a worker, before its
+// checks start (else a client could wait twice the queue timeout plus the
+// run, past the 120 s the spec asks it to wait).
+func TestQueueTimeoutCoversTheBodySlotWait(t *testing.T) {
+	e := newEnvWith(t, func(c *server.Config) {
+		c.Workers, c.QueueTimeout = 1, time.Second
+		c.Limits.LargeBodies = 2
+	}, &slowOCR{})
+	tok := e.token()
+	front, back := captures(t)
+	first := make(chan response, 1)
+	go func() { // holds the worker for 1.5 s, and a slot
+		first <- e.do(e.uploadRequest(tok, e.uploadMessage(e.wfOCR, nil), part{"front", front}, part{"back", back}))
+	}()
+	time.Sleep(150 * time.Millisecond)
+	pr, pw := io.Pipe() // holds the other slot until closed
+	req, err := http.NewRequest(http.MethodPost, e.ts.URL+"/upload", pr)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Content-Type", "multipart/form-data; boundary=x")
+	held := make(chan struct{})
+	go func() {
+		if resp, err := e.http.Do(req); err == nil {
+			resp.Body.Close()
+		}
+		close(held)
+	}()
+	_, err = pw.Write([]byte("--x\r\n"))
+	require.NoError(t, err)
+	go func() {
+		time.Sleep(600 * time.Millisecond)
+		pw.CloseWithError(io.ErrUnexpectedEOF)
+	}()
+	start := time.Now()
+	r := e.upload(tok, e.uploadMessage(e.wfOCR, map[string]any{"request_id": "waits-1"}), part{"front", front}, part{"back", back})
+	waited := time.Since(start)
+	assert.Equal(t, 230, r.code(), string(r.body))
+	t.Logf("queue timeout 1 s: slot wait and worker wait together ended after %s", waited.Round(10*time.Millisecond))
+	assert.Less(t, waited, 1400*time.Millisecond)
+	assert.Equal(t, 200, (<-first).status)
+	<-held
+}

@@ -145,7 +145,9 @@ func (s *Server) handlePostdata(w http.ResponseWriter, r *http.Request) {
 		// A token op may arrive with a stale token (an SDK refreshing
 		// an expired one): a bad token only keeps the body small.
 		if p, authErr = s.authenticate(r); p != nil {
-			release, aerr := s.takeBodySlot(r.Context())
+			var release func()
+			var aerr *APIError
+			r, release, aerr = s.takeBodySlot(r)
 			if aerr != nil {
 				writeAPIError(w, aerr, rid)
 				return
@@ -211,19 +213,26 @@ func anonymousTooLarge(authErr *APIError) *APIError {
 	return apiErr(CodeUnauthorized, "a body over %d bytes needs Authorization: Bearer <ACCESS_TOKEN>", AnonymousBodyBytes)
 }
 
+// queueStartKey marks in a request's context when it began to wait for a
+// large-body slot: the wait for a worker ends at the same queue timeout.
+const queueStartKey ctxKey = 1
+
 // takeBodySlot waits, at most the queue timeout, for one of the slots that
-// bound how many authenticated large bodies are buffered at once, and
-// returns its release.
-func (s *Server) takeBodySlot(ctx context.Context) (func(), *APIError) {
+// bound how many authenticated large bodies are buffered at once. It
+// returns the request with the start of its wait in its context, and the
+// slot's release.
+func (s *Server) takeBodySlot(r *http.Request) (*http.Request, func(), *APIError) {
+	ctx := r.Context()
 	t := time.NewTimer(s.cfg.QueueTimeout)
 	defer t.Stop()
+	r = r.WithContext(context.WithValue(ctx, queueStartKey, time.Now()))
 	select {
 	case s.bodies <- struct{}{}:
-		return func() { <-s.bodies }, nil
+		return r, func() { <-s.bodies }, nil
 	case <-t.C:
-		return nil, apiErr(CodeBusy, "the server is reading too many large requests; retry once")
+		return r, nil, apiErr(CodeBusy, "the server is reading too many large requests; retry once")
 	case <-ctx.Done():
-		return nil, apiErr(CodeBusy, "the request ended while waiting to be read")
+		return r, nil, apiErr(CodeBusy, "the request ended while waiting to be read")
 	}
 }
 

@@ -138,7 +138,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, aerr, rid)
 		return
 	}
-	release, aerr := s.takeBodySlot(r.Context())
+	r, release, aerr := s.takeBodySlot(r)
 	if aerr != nil {
 		writeAPIError(w, aerr, rid)
 		return

@@ -268,7 +268,7 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, aerr, rid)
 		return
 	}
-	release, aerr := s.takeBodySlot(r.Context())
+	r, release, aerr := s.takeBodySlot(r)
 	if aerr != nil {
 		writeAPIError(w, aerr, rid)
 		return
@@ -603,8 +603,14 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 
 	// Wait for a worker, but not past the queue timeout: the client waits
 	// 120 s at least, and a clear 230 beats a dropped connection.
+	// The queue timeout covers the wait for a large-body slot too
+	// (takeBodySlot), so that a request waits at most that long in all
+	// before its checks start.
 	waitStart := time.Now()
-	timer := time.NewTimer(s.cfg.QueueTimeout)
+	if t0, ok := ctx.Value(queueStartKey).(time.Time); ok {
+		waitStart = t0
+	}
+	timer := time.NewTimer(max(0, s.cfg.QueueTimeout-time.Since(waitStart)))
 	defer timer.Stop()
 	select {
 	case s.workers <- struct{}{}:
