@@ -213,21 +213,23 @@ func anonymousTooLarge(authErr *APIError) *APIError {
 	return apiErr(CodeUnauthorized, "a body over %d bytes needs Authorization: Bearer <ACCESS_TOKEN>", AnonymousBodyBytes)
 }
 
-// queueStartKey marks in a request's context when it began to wait for a
-// large-body slot: the wait for a worker ends at the same queue timeout.
-const queueStartKey ctxKey = 1
+// slotWaitKey holds in a request's context how long it waited for a
+// large-body slot: the wait for a worker gets the rest of the queue
+// timeout. Only waiting counts, not reading or decoding in between.
+const slotWaitKey ctxKey = 1
 
 // takeBodySlot waits, at most the queue timeout, for one of the slots that
 // bound how many authenticated large bodies are buffered at once. It
-// returns the request with the start of its wait in its context, and the
+// returns the request with the time it waited in its context, and the
 // slot's release.
 func (s *Server) takeBodySlot(r *http.Request) (*http.Request, func(), *APIError) {
 	ctx := r.Context()
 	t := time.NewTimer(s.cfg.QueueTimeout)
 	defer t.Stop()
-	r = r.WithContext(context.WithValue(ctx, queueStartKey, time.Now()))
+	start := time.Now()
 	select {
 	case s.bodies <- struct{}{}:
+		r = r.WithContext(context.WithValue(ctx, slotWaitKey, time.Since(start)))
 		return r, func() { <-s.bodies }, nil
 	case <-t.C:
 		return r, nil, apiErr(CodeBusy, "the server is reading too many large requests; retry once")

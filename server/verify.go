@@ -606,11 +606,9 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 	// The queue timeout covers the wait for a large-body slot too
 	// (takeBodySlot), so that a request waits at most that long in all
 	// before its checks start.
-	waitStart := time.Now()
-	if t0, ok := ctx.Value(queueStartKey).(time.Time); ok {
-		waitStart = t0
-	}
-	timer := time.NewTimer(max(0, s.cfg.QueueTimeout-time.Since(waitStart)))
+	slotWait, _ := ctx.Value(slotWaitKey).(time.Duration)
+	waitStart := time.Now().Add(-slotWait)
+	timer := time.NewTimer(max(0, s.cfg.QueueTimeout-slotWait))
 	defer timer.Stop()
 	select {
 	case s.workers <- struct{}{}:
