@@ -118,6 +118,10 @@ type preparedStep struct {
 	hasThreshold bool
 }
 
+func (st preparedStep) rule(review ManualReview) stepRule {
+	return stepRule{name: st.spec.Name, info: st.info, threshold: st.threshold, hasThreshold: st.hasThreshold, review: review}
+}
+
 // Prepare validates the workflow and resolves its checks and document types.
 func (e *Engine) Prepare(w *Workflow) (*Prepared, error) {
 	if err := w.Validate(); err != nil {
@@ -252,7 +256,7 @@ func (p *Prepared) Verify(ctx context.Context, in Input) (*Result, error) {
 	}
 
 	var reasons []string
-	review, reject := false, false
+	var statuses []Status
 	failed := false
 	for _, st := range p.steps {
 		cr := CheckResult{Name: st.spec.Name, Units: st.check.Cost()}
@@ -272,7 +276,6 @@ func (p *Prepared) Verify(ctx context.Context, in Input) (*Result, error) {
 		out, runErr := runCheck(ctx, st.check, c)
 		dur := e.now().Sub(t0)
 
-		cr.Reasons = append(cr.Reasons, out.Reasons...)
 		cr.Pieces = out.Pieces
 		if out.HasConfidence {
 			conf := out.Confidence
@@ -281,33 +284,18 @@ func (p *Prepared) Verify(ctx context.Context, in Input) (*Result, error) {
 		for _, f := range out.Flags {
 			c.AddFlag(f)
 		}
-		status := out.Status
-		if runErr != nil || status == StatusError || status == "" {
-			// A check that could not run is no evidence either way: the
-			// verification cannot be accepted, so it goes to a person.
-			status = StatusError
-			if runErr != nil {
-				cr.Error = runErr.Error()
-			}
-			cr.Reasons = appendUnique(cr.Reasons, st.info.ErrorReason)
-		} else if status == StatusPassed && st.hasThreshold && out.HasConfidence && out.Confidence < st.threshold {
-			status = StatusReview
-			cr.Reasons = appendUnique(cr.Reasons, st.info.LowConfidenceReason)
+		if runErr != nil {
+			cr.Error = runErr.Error()
 		}
-		if status == StatusReview && !p.workflow.Review().canReview() {
-			// Nobody reviews, or the workflow declines what needs review.
-			status = StatusFailed
-		}
-		if status == StatusFailed && len(cr.Reasons) == 0 {
-			cr.Reasons = []string{st.spec.Name + "_failed"}
-		}
+		status, stepReasons := judgeStep(st.rule(p.workflow.Review()), out, runErr)
+		cr.Reasons = stepReasons
 		cr.Status = status
+		statuses = append(statuses, status)
 		switch status {
 		case StatusFailed:
-			reject, failed = true, true
+			failed = true
 			reasons = appendUnique(reasons, cr.Reasons...)
 		case StatusReview, StatusError:
-			review = true
 			reasons = appendUnique(reasons, cr.Reasons...)
 		}
 		r.CheckResults = append(r.CheckResults, cr)
@@ -320,14 +308,7 @@ func (p *Prepared) Verify(ctx context.Context, in Input) (*Result, error) {
 		}
 	}
 
-	switch {
-	case reject:
-		r.Decision = Reject
-	case review:
-		r.Decision = Review
-	default:
-		r.Decision = Accept
-	}
+	r.Decision = decide(statuses)
 	r.DecisionReasons = nonNil(reasons)
 	p.fillSections(c, r)
 	r.FieldSchema, r.Combined = c.Fields()
@@ -356,8 +337,6 @@ func (p *Prepared) Verify(ctx context.Context, in Input) (*Result, error) {
 	r.PerformanceMetrics.TotalDurationMS = e.now().Sub(start).Milliseconds()
 	return r, nil
 }
-
-func (m ManualReview) canReview() bool { return m.Enabled && !m.AutoDecline }
 
 func (p *Prepared) definitionFor(config string) (*DocumentDefinition, error) {
 	if config == "" {
