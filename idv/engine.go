@@ -162,6 +162,12 @@ func (e *Engine) Prepare(w *Workflow) (*Prepared, error) {
 			return nil, Errorf(EInternal, "check %s costs %d units, the catalog says %d", cs.Name, c.Cost(), info.Cost)
 		}
 		t, has := w.ThresholdFor(i)
+		if v, ok := c.(StepValidator); ok {
+			st := Step{Name: cs.Name, Threshold: t, HasThreshold: has, Params: cs.Params}
+			if err := v.ValidateStep(st); err != nil {
+				return nil, Errorf(EInvalid, "checks[%d] %s: %v", i, cs.Name, err)
+			}
+		}
 		p.steps = append(p.steps, preparedStep{check: c, info: info, spec: cs, threshold: t, hasThreshold: has})
 		p.cost += c.Cost()
 	}

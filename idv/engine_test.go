@@ -332,3 +332,31 @@ func TestRequestIDGeneratedWhenMissing(t *testing.T) {
 	assert.NotEqual(t, a.RequestID, b.RequestID)
 	assert.NotEqual(t, a.IDVUniqueID, b.IDVUniqueID)
 }
+
+// banded is a check that takes a review_band parameter and validates it
+// when the workflow is prepared.
+type banded struct{ scripted }
+
+func (b *banded) ValidateStep(st idv.Step) error {
+	_, _, err := st.ThresholdAndBand(0.75, 0.05)
+	return err
+}
+
+// TestPrepareValidatesStepParams: a bad parameter fails Prepare with an
+// invalid-input error, instead of sending every verification to review.
+func TestPrepareValidatesStepParams(t *testing.T) {
+	face := &banded{scripted{name: idv.CheckFace, cost: idv.CostOf(idv.CheckFace), out: idv.Passed(0.9)}}
+	eng := idv.New(idv.WithDefinitions(docdefs.Default()), idv.WithChecks(check(idv.CheckOCR, idv.Passed(1), nil), face))
+	defer eng.Close()
+	for band, ok := range map[any]bool{0.05: true, 0: true, "wide": false, -0.1: false, 0.8: false} {
+		wf := &idv.Workflow{Name: "banded", DocumentTypes: []string{"kenya_national_id"}, Checks: []idv.CheckSpec{
+			{Name: idv.CheckOCR}, {Name: idv.CheckFace, Params: map[string]any{"review_band": band}}}}
+		_, err := eng.Prepare(wf)
+		if ok && err != nil {
+			t.Errorf("review_band %v: %v", band, err)
+		}
+		if !ok && (err == nil || idv.ErrorCode(err) != idv.EInvalid) {
+			t.Errorf("review_band %v: Prepare error %v, want an invalid-input error", band, err)
+		}
+	}
+}

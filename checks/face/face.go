@@ -78,7 +78,7 @@ func New(modelsDir string) *Matcher {
 func (m *Matcher) Name() string { return idv.CheckFace }
 
 // Cost implements idv.Check.
-func (m *Matcher) Cost() int { return 3 }
+func (m *Matcher) Cost() int { return idv.CostOf(idv.CheckFace) }
 
 // Recognizer returns the process-wide recogniser, loading the models on
 // first use.
@@ -313,6 +313,13 @@ func (m *Matcher) FindIDFace(ctx context.Context, idPhoto, rectified image.Image
 		return Found{}, err
 	}
 	return m.Dominant(ctx, img)
+}
+
+// ValidateStep refuses a bad threshold or review_band when the workflow is
+// prepared (idv.StepValidator).
+func (m *Matcher) ValidateStep(st idv.Step) error {
+	_, err := paramsFor(st)
+	return err
 }
 
 func paramsFor(st idv.Step) (Params, error) {

@@ -97,7 +97,7 @@ func New(modelsDir string, opts ...Option) *Detector {
 func (d *Detector) Name() string { return idv.CheckLiveness }
 
 // Cost implements idv.Check.
-func (d *Detector) Cost() int { return 2 }
+func (d *Detector) Cost() int { return idv.CostOf(idv.CheckLiveness) }
 
 // Model returns the classifier in use.
 func (d *Detector) Model() (*Model, error) {
@@ -236,6 +236,13 @@ func (d *Detector) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	sec, out := Judge(m, a, p)
 	c.SetSection("liveness_detection", sec)
 	return out, nil
+}
+
+// ValidateStep refuses a bad threshold or review_band when the workflow is
+// prepared (idv.StepValidator).
+func (d *Detector) ValidateStep(st idv.Step) error {
+	_, err := paramsFor(st)
+	return err
 }
 
 func paramsFor(st idv.Step) (Params, error) {

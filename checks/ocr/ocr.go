@@ -93,7 +93,7 @@ func New(opts ...Option) *Check {
 }
 
 func (k *Check) Name() string { return Name }
-func (k *Check) Cost() int    { return 2 }
+func (k *Check) Cost() int    { return idv.CostOf(idv.CheckOCR) }
 
 // Close releases the tesseract clients.
 func (k *Check) Close() error {

@@ -53,8 +53,8 @@ func New(c Caller) *Check { return &Check{caller: c} }
 // Name is custom_webhook.
 func (*Check) Name() string { return idv.CheckCustomWebhook }
 
-// Cost is 3 units, as the spec's table says.
-func (*Check) Cost() int { return 3 }
+// Cost is the catalogue's (3 units, the spec's table).
+func (*Check) Cost() int { return idv.CostOf(idv.CheckCustomWebhook) }
 
 // Input is the JSON body sent to the webhook.
 type Input struct {
