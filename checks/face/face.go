@@ -243,14 +243,10 @@ func (m *Matcher) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	c.SetSection("photo_comparison", sec)
 	if selfie.Face != nil {
 		// liveness_detection reuses the face box instead of detecting again.
-		c.SetValue(SelfieFaceKey, selfie.Face.Rect)
+		idv.SelfieFaceRect.Set(c, selfie.Face.Rect)
 	}
 	return out, nil
 }
-
-// SelfieFaceKey is the Case value holding the selfie's dominant face
-// rectangle (an image.Rectangle) once face matching has run.
-const SelfieFaceKey = "face.selfie_rect"
 
 // frontCapture is the raw front capture, the last place FindIDFace looks.
 func frontCapture(c *idv.Case) ([]byte, error) {

@@ -37,12 +37,6 @@ const (
 	DefaultReviewBand = 0.10
 )
 
-// faceRectKey is the Case value where face_matching leaves the selfie's
-// dominant face rectangle (checks/face.SelfieFaceKey; sibling checks do
-// not import each other). Both checks decode the selfie with
-// facerec.Decode, so the rectangle is in the same coordinates.
-const faceRectKey = "face.selfie_rect"
-
 // ErrNoCapture is returned when the case has no selfie.
 var ErrNoCapture = errors.New("liveness: no selfie capture")
 
@@ -223,11 +217,11 @@ func (d *Detector) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 		return idv.Outcome{}, fmt.Errorf("liveness: selfie: %w", err)
 	}
 	var face image.Rectangle
-	if v, ok := c.Value(faceRectKey); ok {
-		// face_matching already found the face: do not pay for it twice.
-		if r, ok := v.(image.Rectangle); ok && r.In(img.Bounds()) {
-			face = r
-		}
+	// face_matching already found the face: do not pay for it twice. Both
+	// checks decode the selfie with facerec.Decode, so the rectangle is in
+	// the same coordinates.
+	if r, ok := idv.SelfieFaceRect.Get(c); ok && r.In(img.Bounds()) {
+		face = r
 	}
 	a, err := d.Assess(ctx, img, face)
 	if err != nil {

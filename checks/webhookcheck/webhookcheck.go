@@ -113,10 +113,13 @@ func (k *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	}
 	out, resp, err := Evaluate(reply)
 	if resp != nil {
-		c.SetValue("custom_webhook.response", resp)
+		ValueResponse.Set(c, resp)
 	}
 	return out, err
 }
+
+// ValueResponse is where the check leaves the webhook's parsed answer.
+var ValueResponse = idv.NewKey[*Response]("custom_webhook.response")
 
 // Response is a parsed webhook answer.
 type Response struct {
