@@ -186,8 +186,10 @@ type Input struct {
 	Config string
 	// Images are the captures by slot (front, back, selfie, or any name).
 	Images map[string]Image
-	// Message is the caller's request message; keys that are not request
-	// fields are carried to the result untouched.
+	// Message holds the caller's own fields, carried to the result
+	// untouched; its "metadata" object is checked against the workflow's
+	// metadata_fields. A transport strips its envelope (the server's
+	// rpcQueue, menu, method...) before it calls Verify.
 	Message    map[string]json.RawMessage
 	RequestID  string
 	ClientID   string
@@ -199,17 +201,6 @@ type Input struct {
 	// the verification and returns the URL listed under images.
 	StoreImage func(ctx context.Context, name string, img image.Image) (string, error)
 }
-
-// requestFields are the message keys of the /upload request itself; every
-// other key is carried through to the result.
-var requestFields = map[string]bool{
-	"rpcQueue": true, "menu": true, "method": true, "no_adapter": true,
-	"client_id": true, "work_flow_id": true, "config": true, "country": true,
-	"request_id": true,
-}
-
-// IsRequestField reports whether key is a field of the request message.
-func IsRequestField(key string) bool { return requestFields[key] }
 
 // Verify runs the workflow on one input. An error means the verification
 // could not be attempted (bad input); everything a check finds, including
@@ -232,7 +223,7 @@ func (p *Prepared) Verify(ctx context.Context, in Input) (*Result, error) {
 	if in.Message != nil {
 		c.Message = in.Message
 	}
-	if c.Metadata, err = p.metadata(in.Message); err != nil {
+	if c.Metadata, err = p.workflow.Metadata(in.Message); err != nil {
 		return nil, err
 	}
 	c.RequestID = in.RequestID
@@ -256,9 +247,7 @@ func (p *Prepared) Verify(ctx context.Context, in Input) (*Result, error) {
 		r.Images[k] = v
 	}
 	for k, v := range in.Message {
-		if !requestFields[k] {
-			r.Extra[k] = v
-		}
+		r.Extra[k] = v
 	}
 
 	var reasons []string
@@ -363,33 +352,6 @@ func (p *Prepared) definitionFor(config string) (*DocumentDefinition, error) {
 
 // metadata validates the message's metadata object against the workflow's
 // declared fields: a declared field must have its declared type.
-func (p *Prepared) metadata(msg map[string]json.RawMessage) (map[string]any, error) {
-	raw, ok := msg["metadata"]
-	if !ok || len(p.workflow.MetadataFields) == 0 {
-		return nil, nil
-	}
-	var md map[string]any
-	if err := json.Unmarshal(raw, &md); err != nil {
-		return nil, Errorf(EInvalid, "metadata must be a JSON object")
-	}
-	for name, typ := range p.workflow.MetadataFields {
-		v, present := md[name]
-		if !present {
-			continue
-		}
-		switch typ {
-		case MetadataString:
-			if _, ok := v.(string); !ok {
-				return nil, Errorf(EInvalid, "metadata field %s must be a string", name)
-			}
-		case MetadataNumber:
-			if _, ok := v.(float64); !ok {
-				return nil, Errorf(EInvalid, "metadata field %s must be a number", name)
-			}
-		}
-	}
-	return md, nil
-}
 
 // fillSections puts each section the checks produced into the result, and
 // a status-only object for the others.

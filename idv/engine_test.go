@@ -301,7 +301,7 @@ func TestResultGolden(t *testing.T) {
 		Config: "kenya_national_id", ClientID: "3f1e2d4c-0000-4000-8000-000000000001", WorkflowID: "wf-1",
 		RequestID: "req-42", Country: "Kenya",
 		Message: map[string]json.RawMessage{
-			"rpcQueue": json.RawMessage(`"idv-gateway-v2"`), "branch_code": json.RawMessage(`"NBO-7"`),
+			"branch_code": json.RawMessage(`"NBO-7"`),
 			"status": json.RawMessage(`"must not override"`), "nested": json.RawMessage(`{"a":[1,2]}`),
 		},
 		ImageURLs: map[string]string{"front_id": "https://files.example/front"},
