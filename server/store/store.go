@@ -65,6 +65,10 @@ type Claim struct {
 	WorkflowID     string
 	RequestID      string
 	Units          int64
+	// Fingerprint identifies the request (requestFingerprint): a later
+	// request with the same request id replays the stored result only
+	// when its fingerprint and workflow are the same.
+	Fingerprint string
 }
 
 // Verification is a completed, stored verification.
@@ -75,6 +79,7 @@ type Verification struct {
 	WorkflowID     string
 	RequestID      string
 	Units          int64
+	Fingerprint    string
 	Decision       string
 	// Result is the response body as it was first returned.
 	Result json.RawMessage
@@ -131,7 +136,8 @@ type Store interface {
 	ListWorkflows(ctx context.Context, clientID string) ([]Workflow, error)
 
 	// Verification returns the stored verification of (client, request id):
-	// ErrNotFound when there is none, ErrPending while one is running.
+	// ErrNotFound when there is none, ErrPending while one is running (the
+	// returned value then has its workflow and fingerprint filled in).
 	Verification(ctx context.Context, clientID, requestID string) (Verification, error)
 	// ClaimVerification reserves units for c in one transaction: it returns
 	// ErrInsufficientUnits when the balance less the units held by pending
