@@ -74,6 +74,16 @@ func TestNoSignatureWithoutSecret(t *testing.T) {
 	assert.Empty(t, rc.requests()[0].Header.Get("X-Service-Signature"))
 }
 
+func TestRetryDelay(t *testing.T) {
+	// The spec: delays 0, 2, 4 s, "2 to the power of the attempt number".
+	for _, tc := range []struct {
+		failed int
+		want   time.Duration
+	}{{0, 0}, {1, 2 * time.Second}, {2, 4 * time.Second}, {3, 8 * time.Second}} {
+		assert.Equal(t, tc.want, webhook.RetryDelay(tc.failed), "after %d failed attempts", tc.failed)
+	}
+}
+
 func TestRetrySchedule(t *testing.T) {
 	e := newEnv(t)
 	rc := newReceiver(t, always(503))
@@ -92,14 +102,14 @@ func TestRetrySchedule(t *testing.T) {
 	e.clock.Advance(time.Millisecond)
 	e.step(t)
 	require.Len(t, rc.requests(), 2)
-	e.clock.Advance(1999 * time.Millisecond)
+	e.clock.Advance(3999 * time.Millisecond)
 	e.step(t)
-	require.Len(t, rc.requests(), 2, "the third attempt waits 2 s more")
+	require.Len(t, rc.requests(), 2, "the third attempt waits 4 s more")
 	e.clock.Advance(time.Millisecond)
 	e.step(t)
 	reqs := rc.requests()
 	require.Len(t, reqs, 3)
-	assert.Equal(t, []time.Duration{0, 2 * time.Second, 4 * time.Second},
+	assert.Equal(t, []time.Duration{0, 2 * time.Second, 6 * time.Second},
 		[]time.Duration{reqs[0].At.Sub(start), reqs[1].At.Sub(start), reqs[2].At.Sub(start)})
 	// Every attempt carries the same delivery id and the same bytes.
 	assert.Equal(t, reqs[0].Header.Get("X-Delivery-ID"), reqs[2].Header.Get("X-Delivery-ID"))

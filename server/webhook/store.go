@@ -26,13 +26,20 @@ const (
 // MaxAttempts is the number of attempts of one delivery.
 const MaxAttempts = 3
 
-// RetryDelay is the wait after the n-th failed attempt. The schedule is
-// attempts at 0, 2 and 4 s: each retry 2 s after the attempt before it
-// ended, so a receiver that fails fast sees exactly that, and one that
-// times out (30 s) is not hit again before it has had 2 s to recover.
+// RetryDelay is the wait after the n-th failed attempt: 2^n seconds, the
+// spec's "delay is 2 to the power of the attempt number" with its listed
+// delays 0, 2, 4 s (none before the first attempt, 2 s before the second,
+// 4 s before the third). A receiver that fails fast therefore sees attempts
+// at 0, 2 and 6 s. The wait runs from the end of the failed attempt, so one
+// that timed out (30 s) still gets the whole wait to recover.
 func RetryDelay(failedAttempts int) time.Duration {
-	_ = failedAttempts // the same wait after every failure
-	return 2 * time.Second
+	if failedAttempts < 1 {
+		return 0
+	}
+	if failedAttempts > 10 {
+		failedAttempts = 10 // MaxAttempts is 3; bound the shift anyway
+	}
+	return time.Duration(1<<failedAttempts) * time.Second
 }
 
 // Delivery is one event on its way to one webhook.
