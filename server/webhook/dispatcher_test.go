@@ -164,6 +164,7 @@ func TestNoRetry(t *testing.T) {
 		wantKind string
 	}{
 		{name: "4xx", status: 422},
+		{name: "3xx is not followed and not retried", status: 307},
 		{name: "tls verification failure", status: 200, wrongCA: true},
 	}
 	for _, tc := range tests {
