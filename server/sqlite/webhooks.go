@@ -216,11 +216,15 @@ func (db *DB) PendingEvents(ctx context.Context, limit int) ([]webhook.OutboxEve
 func (db *DB) FanOut(ctx context.Context, ev webhook.OutboxEvent, ds []webhook.Delivery) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		for _, d := range ds {
+			target, err := targetJSON(d.Target)
+			if err != nil {
+				return err
+			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (id, webhook_id, organisation_id, event_id,
-				event, body, status, attempts, next_attempt_at, created_at, updated_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?) ON CONFLICT (webhook_id, event_id) DO NOTHING`,
+				event, body, status, attempts, next_attempt_at, created_at, updated_at, target)
+				VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?) ON CONFLICT (webhook_id, event_id) DO NOTHING`,
 				d.ID, d.WebhookID, d.OrganisationID, d.EventID, d.Event, d.Body, d.Status, ts(d.NextAttemptAt),
-				ts(d.CreatedAt), ts(d.UpdatedAt)); err != nil {
+				ts(d.CreatedAt), ts(d.UpdatedAt), target); err != nil {
 				return fmt.Errorf("sqlite: fan out %s: %w", ev.EventID, err)
 			}
 		}
@@ -230,18 +234,39 @@ func (db *DB) FanOut(ctx context.Context, ev webhook.OutboxEvent, ds []webhook.D
 }
 
 const deliveryColumns = `id, webhook_id, organisation_id, event_id, event, body, status, attempts, next_attempt_at,
-	last_code, last_error, created_at, updated_at`
+	last_code, last_error, created_at, updated_at, target`
+
+// targetJSON is the stored form of a delivery's target; a zero target
+// (not copied) is stored as the empty string.
+func targetJSON(t webhook.Target) (string, error) {
+	if t.URL == "" {
+		return "", nil
+	}
+	if t.Headers == nil {
+		t.Headers = []webhook.Header{}
+	}
+	b, err := json.Marshal(t)
+	return string(b), err
+}
 
 func scanDelivery(s scanner) (webhook.Delivery, error) {
 	var d webhook.Delivery
-	var next, created, updated string
+	var next, created, updated, target string
 	err := s.Scan(&d.ID, &d.WebhookID, &d.OrganisationID, &d.EventID, &d.Event, &d.Body, &d.Status, &d.Attempts,
-		&next, &d.LastCode, &d.LastError, &created, &updated)
+		&next, &d.LastCode, &d.LastError, &created, &updated, &target)
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, webhook.ErrNotFound
 	}
+	if err != nil {
+		return d, err
+	}
 	d.NextAttemptAt, d.CreatedAt, d.UpdatedAt = parseStamp(next), parseStamp(created), parseStamp(updated)
-	return d, err
+	if target != "" {
+		if err := json.Unmarshal([]byte(target), &d.Target); err != nil {
+			return d, fmt.Errorf("sqlite: delivery %s target: %w", d.ID, err)
+		}
+	}
+	return d, nil
 }
 
 // ClaimDue leases the due deliveries of active webhooks.

@@ -221,7 +221,7 @@ func (d *Dispatcher) deliveriesFor(ev OutboxEvent, ws []Webhook, wf WorkflowSett
 	ds := make([]Delivery, len(subscribed))
 	for i, w := range subscribed {
 		ds[i] = Delivery{ID: NewDeliveryID(), WebhookID: w.ID, OrganisationID: ev.OrganisationID, EventID: ev.EventID,
-			Event: ev.Event, Body: body, Status: DeliveryPending, NextAttemptAt: now, CreatedAt: now, UpdatedAt: now}
+			Event: ev.Event, Body: body, Target: TargetOf(w), Status: DeliveryPending, NextAttemptAt: now, CreatedAt: now, UpdatedAt: now}
 	}
 	return ds, nil
 }
@@ -232,8 +232,14 @@ func (d *Dispatcher) deliver(ctx context.Context, dl Delivery) error {
 	if err != nil {
 		return err
 	}
-	a := d.Sender.Do(ctx, Request{URL: w.URL, Method: w.Method, CAPEM: w.CACertificate, Secret: w.Secret,
-		Event: dl.Event, WebhookID: w.ID, DeliveryID: dl.ID, Headers: w.Headers, Body: dl.Body})
+	// The delivery goes where the webhook pointed when it was queued: an
+	// edit does not change pending deliveries (the spec).
+	t := dl.Target
+	if t.URL == "" {
+		t = TargetOf(w) // queued before targets were stored
+	}
+	a := d.Sender.Do(ctx, Request{URL: t.URL, Method: t.Method, CAPEM: t.CACertificate, Secret: t.Secret,
+		Event: dl.Event, WebhookID: w.ID, DeliveryID: dl.ID, Headers: t.Headers, Body: dl.Body})
 	if ctx.Err() != nil {
 		// Shutting down: the lease lapses and the attempt is made again by
 		// the next process, which is what a kill would do anyway.

@@ -263,35 +263,57 @@ func TestInactiveWebhookGetsNothing(t *testing.T) {
 }
 
 // TestEditDoesNotDisturbPendingDeliveries: a retrying delivery keeps its
-// id, payload and schedule across an edit, and its next attempt uses the
-// edited URL.
+// id, payload, schedule and target across an edit (the spec: "editing does
+// not affect pending deliveries"); events queued after the edit use the
+// edited URL, secret and headers.
 func TestEditDoesNotDisturbPendingDeliveries(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	broken := newReceiver(t, always(502))
-	fixed := newReceiver(t, always(200))
-	w := e.hook(t, broken, "k", webhook.EventUnitsDepleted)
+	old := newReceiver(t, func(n int) int {
+		if n == 1 {
+			return 502
+		}
+		return 200
+	})
+	edited := newReceiver(t, always(200))
+	w := e.hook(t, old, "k1", webhook.EventUnitsDepleted)
+	w.Headers = []webhook.Header{{Name: "X-Version", Value: "1", Enabled: true}}
+	require.NoError(t, e.db.UpdateWebhook(ctx, w))
 	e.emit(t, webhook.EventUnitsDepleted, map[string]any{"current_balance": 0})
 	e.step(t)
-	require.Len(t, broken.requests(), 1)
+	require.Len(t, old.requests(), 1)
 
-	w.URL = fixed.URL + "/v2"
-	w.CACertificate = fixed.CAPEM
+	w.URL = edited.URL + "/v2"
+	w.CACertificate = edited.CAPEM
+	w.Secret = "k2"
+	w.Headers = []webhook.Header{{Name: "X-Version", Value: "2", Enabled: true}}
 	w.Name = "renamed"
 	require.NoError(t, e.db.UpdateWebhook(ctx, w))
 	e.step(t)
-	assert.Empty(t, fixed.requests(), "the schedule is unchanged: not before 2 s")
+	assert.Len(t, old.requests(), 1, "the schedule is unchanged: not before 2 s")
 	e.clock.Advance(2 * time.Second)
 	e.step(t)
-	got := fixed.requests()
-	require.Len(t, got, 1)
-	first := broken.requests()[0]
-	assert.Equal(t, first.Header.Get("X-Delivery-ID"), got[0].Header.Get("X-Delivery-ID"))
-	assert.Equal(t, first.Body, got[0].Body)
+	assert.Empty(t, edited.requests(), "the pending delivery is not redirected by the edit")
+	got := old.requests()
+	require.Len(t, got, 2)
+	assert.Equal(t, got[0].Header.Get("X-Delivery-ID"), got[1].Header.Get("X-Delivery-ID"))
+	assert.Equal(t, got[0].Body, got[1].Body)
+	assert.Equal(t, "1", got[1].Header.Get("X-Version"))
+	require.NoError(t, webhook.Verify("k1", got[1].Body, got[1].Header.Get("X-Service-Signature")))
 	ds, err := e.db.Deliveries(ctx, w.ID, 0)
 	require.NoError(t, err)
 	assert.Equal(t, webhook.DeliverySuccess, ds[0].Status)
 	assert.Equal(t, 2, ds[0].Attempts)
+
+	// An event after the edit goes where the webhook now points.
+	e.emit(t, webhook.EventUnitsDepleted, map[string]any{"current_balance": 0})
+	e.step(t)
+	fresh := edited.requests()
+	require.Len(t, fresh, 1)
+	assert.Equal(t, "/v2", fresh[0].Path)
+	assert.Equal(t, "2", fresh[0].Header.Get("X-Version"))
+	require.NoError(t, webhook.Verify("k2", fresh[0].Body, fresh[0].Header.Get("X-Service-Signature")))
+	assert.Len(t, old.requests(), 2)
 }
 
 // TestFailureNoticesDoNotChain: two failing webhooks subscribed to

@@ -53,6 +53,7 @@ func identity(tb testing.TB) *webhook.Identity {
 // got is one request a receiver saw.
 type got struct {
 	Method     string
+	Path       string
 	Header     http.Header
 	Body       []byte
 	ClientCert *x509.Certificate
@@ -79,7 +80,7 @@ func newReceiver(tb testing.TB, status func(n int) int) *receiver {
 	rc.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		rc.mu.Lock()
-		g := got{Method: r.Method, Header: r.Header.Clone(), Body: body, At: rc.clock()}
+		g := got{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, At: rc.clock()}
 		if r.TLS != nil && len(r.TLS.PeerCertificates) > 0 {
 			g.ClientCert = r.TLS.PeerCertificates[0]
 		}

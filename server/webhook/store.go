@@ -50,7 +50,12 @@ type Delivery struct {
 	EventID        string
 	Event          string
 	// Body is the exact payload; every attempt sends these bytes.
-	Body          []byte
+	Body []byte
+	// Target is where and how the delivery is sent, copied from the
+	// webhook when the delivery was queued: an edit of the webhook does not
+	// change its pending deliveries. Zero for deliveries queued before
+	// targets were stored; those use the webhook's current settings.
+	Target        Target
 	Status        string
 	Attempts      int
 	NextAttemptAt time.Time
@@ -58,6 +63,21 @@ type Delivery struct {
 	LastError     string
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
+}
+
+// Target is the part of a webhook a delivery is sent with.
+type Target struct {
+	URL           string   `json:"url"`
+	Method        string   `json:"method"`
+	CACertificate string   `json:"ca_certificate"`
+	Secret        string   `json:"secret"`
+	Headers       []Header `json:"headers"`
+}
+
+// TargetOf returns the settings of w that a delivery is sent with.
+func TargetOf(w Webhook) Target {
+	return Target{URL: w.URL, Method: w.Method, CACertificate: w.CACertificate, Secret: w.Secret,
+		Headers: append([]Header(nil), w.Headers...)}
 }
 
 // LogEntry is one attempt in a webhook's delivery log.
@@ -126,7 +146,8 @@ type Store interface {
 	Webhook(ctx context.Context, id string) (Webhook, error)
 	ListWebhooks(ctx context.Context, orgID int64) ([]Webhook, error)
 	// UpdateWebhook replaces the editable fields (not type, status or
-	// counters). Pending deliveries keep their payload and schedule.
+	// counters). Pending deliveries keep their payload, schedule and
+	// target.
 	UpdateWebhook(ctx context.Context, w Webhook) error
 	// SetWebhookStatus moves a webhook to status; moving to active resets
 	// the count of consecutive failures.
