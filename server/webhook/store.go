@@ -130,6 +130,19 @@ type AttemptRecord struct {
 	Log      LogEntry
 }
 
+// Claim selects deliveries to lease.
+type Claim struct {
+	Now, LeaseUntil time.Time
+	// Limit bounds the number of deliveries claimed.
+	Limit int
+	// PerWebhook bounds, per webhook, Busy plus the deliveries claimed;
+	// zero means no bound.
+	PerWebhook int
+	// Busy is the capacity each webhook already uses (deliveries in
+	// flight, and the share a slow webhook is denied).
+	Busy map[string]int
+}
+
 // Result of RecordAttempt.
 type Recorded struct {
 	Webhook Webhook
@@ -161,9 +174,14 @@ type Store interface {
 	// out, in one transaction. A delivery that already exists (same
 	// webhook and event) is kept as it is.
 	FanOut(ctx context.Context, ev OutboxEvent, ds []Delivery) error
-	// ClaimDue leases up to limit deliveries that are due at now and whose
-	// webhook is active, until leaseUntil, so no other worker takes them.
-	ClaimDue(ctx context.Context, now, leaseUntil time.Time, limit int) ([]Delivery, error)
+	// ClaimDue leases the deliveries c selects (due, unleased, of an
+	// active webhook, within the bounds per webhook and overall) until
+	// c.LeaseUntil, so no other worker takes them. Earliest due first.
+	ClaimDue(ctx context.Context, c Claim) ([]Delivery, error)
+	// NextDue returns when the earliest waiting delivery of an active
+	// webhook, unleased at now, falls due after now; ok is false when
+	// there is none.
+	NextDue(ctx context.Context, now time.Time) (at time.Time, ok bool, err error)
 	// ReleaseLeases frees every lease (at start: this process owns none).
 	ReleaseLeases(ctx context.Context) error
 	// RecordAttempt stores an attempt: the delivery's new state, the log
