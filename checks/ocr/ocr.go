@@ -20,27 +20,34 @@ import (
 
 	"github.com/disintegration/imaging"
 	"github.com/tambua/tambua/idv"
+	mrzpkg "github.com/tambua/tambua/mrz"
 	"github.com/tambua/tambua/vision"
 )
 
 // Name is the check's name in workflows.
 const Name = idv.CheckOCR
 
-// ValueQuality is the Case value key under which the check leaves its
-// ocr_quality object for document_authenticity.
-const ValueQuality = "ocr.quality"
+// ValueQuality is where the check leaves its measure of the capture
+// (the ocr_quality object) for document_authenticity and reviewers.
+var ValueQuality = idv.NewKey[Quality]("ocr.quality")
 
-// ValueMRZText is the Case value key of the MRZ text read from the card, for
-// the mrz_parsing check.
-const ValueMRZText = "ocr.mrz_text"
+// ValueMRZText is the MRZ text read from the card, for checks that want the
+// printed MRZ without reading it again.
+var ValueMRZText = idv.NewKey[string]("ocr.mrz_text")
 
 func init() {
-	idv.Register(Name, func(s idv.Settings) (idv.Check, error) { return New(), nil })
+	idv.Register(Name, func(s idv.Settings) (idv.Check, error) {
+		if font := s.Get("ocrb_font", ""); font != "" {
+			return New(WithMRZReader(mrzpkg.NewReader(mrzpkg.WithFont(font)))), nil
+		}
+		return New(), nil
+	})
 }
 
 // Check is the ocr_extraction check. It is safe for concurrent use.
 type Check struct {
 	workers  int
+	mrz      *mrzpkg.Reader
 	once     sync.Once
 	pool     *pool
 	closeErr error
@@ -62,9 +69,23 @@ func WithWorkers(n int) Option {
 	}
 }
 
+// WithMRZReader sets the reader of the MRZ band (default: the mrz
+// package's reader with its default OCR-B font, shared by every Check).
+func WithMRZReader(r *mrzpkg.Reader) Option {
+	return func(c *Check) {
+		if r != nil {
+			c.mrz = r
+		}
+	}
+}
+
+// defaultMRZReader is shared by the Checks built without WithMRZReader: it
+// renders its glyphs once and is safe for concurrent use.
+var defaultMRZReader = mrzpkg.NewReader()
+
 // New returns the check. Tesseract is loaded on first use.
 func New(opts ...Option) *Check {
-	c := &Check{workers: runtime.GOMAXPROCS(0)}
+	c := &Check{workers: runtime.GOMAXPROCS(0), mrz: defaultMRZReader}
 	for _, o := range opts {
 		o(c)
 	}
@@ -72,7 +93,7 @@ func New(opts ...Option) *Check {
 }
 
 func (k *Check) Name() string { return Name }
-func (k *Check) Cost() int    { return 2 }
+func (k *Check) Cost() int    { return idv.CostOf(idv.CheckOCR) }
 
 // Close releases the tesseract clients.
 func (k *Check) Close() error {
@@ -199,9 +220,9 @@ func (k *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	if card, ok := ex.Cards["back"]; ok {
 		c.SetDerived(idv.ImageBackRectified, card.Image)
 	}
-	c.SetValue(ValueQuality, ex.Quality)
+	ValueQuality.Set(c, ex.Quality)
 	if ex.MRZText != "" {
-		c.SetValue(ValueMRZText, ex.MRZText)
+		ValueMRZText.Set(c, ex.MRZText)
 	}
 	q := ex.Quality
 	out := idv.Outcome{
