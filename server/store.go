@@ -124,6 +124,10 @@ type Store interface {
 	// the outbox in the same transaction.
 	UpdateWorkflow(ctx context.Context, w Workflow, events ...Event) (Workflow, error)
 	ListWorkflows(ctx context.Context, clientID string) ([]Workflow, error)
+	// SetWorkflowRefreshToken replaces a workflow's refresh token (and
+	// nothing else: UpdateWorkflow never writes it, so an edit cannot
+	// bring back a rotated token).
+	SetWorkflowRefreshToken(ctx context.Context, id, token string) error
 
 	// Verification returns the stored verification of (client, request id):
 	// ErrNotFound when there is none, ErrPending while one is running.

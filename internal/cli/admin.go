@@ -23,6 +23,7 @@ func init() {
 	Register(&Command{Path: "workflows duplicate", Summary: "duplicate a workflow under a new name", Run: runWorkflowsDuplicate})
 	Register(&Command{Path: "workflows archive", Summary: "archive a workflow", Run: statusCommand("workflows archive", idv.WorkflowArchived)})
 	Register(&Command{Path: "workflows activate", Summary: "activate a workflow", Run: statusCommand("workflows activate", idv.WorkflowActive)})
+	Register(&Command{Path: "workflows rotate-token", Summary: "give a workflow a new refresh token (the old one stops working), optionally with a lifetime", Run: runRotateToken})
 	Register(&Command{Path: "workflows sdk-token", Summary: "print the JWT given to the SDK for a workflow", Run: runSDKToken})
 	Register(&Command{Path: "units add", Summary: "add units to an organisation's balance; prints the balance", Run: runUnitsAdd})
 }
@@ -108,6 +109,9 @@ func readWorkflowFile(path, docdefsDir string) (*idv.Workflow, error) {
 func printWorkflow(env *Env, w server.Workflow) {
 	fmt.Fprintf(env.Stdout, "work_flow_id  %s\nstatus        %s\nunits         %d\nrefresh_token %s\n",
 		w.ID, w.Status, w.Definition.Cost(), w.RefreshToken)
+	if at, ok := server.RefreshTokenExpiry(w.RefreshToken); ok {
+		fmt.Fprintf(env.Stdout, "expires_at    %s\n", at.UTC().Format(time.RFC3339))
+	}
 }
 
 func runWorkflowsCreate(ctx context.Context, env *Env, args []string) error {
@@ -117,8 +121,12 @@ func runWorkflowsCreate(ctx context.Context, env *Env, args []string) error {
 	secret := fs.String("secret", env.Getenv("TAMBUA_CLIENT_SECRET"), "the client's secret, validated and not stored (env TAMBUA_CLIENT_SECRET)")
 	file := fs.String("file", "", "workflow file, YAML or JSON (required)")
 	docdefsDir := fs.String("docdefs", "", "folder of extra document definitions the server uses (YAML)")
+	tokenTTL := fs.Duration("token-ttl", 0, "lifetime of the workflow's refresh token (0: none)")
 	if err := Parse(fs, args); err != nil {
 		return err
+	}
+	if *tokenTTL < 0 {
+		return Usagef("--token-ttl must not be negative")
 	}
 	if *client == "" {
 		return Usagef("--client is required")
@@ -135,6 +143,12 @@ func runWorkflowsCreate(ctx context.Context, env *Env, args []string) error {
 	w, err := admin.CreateWorkflow(ctx, *client, *secret, *def)
 	if err != nil {
 		return adminError(err)
+	}
+	if *tokenTTL > 0 {
+		// The token made at creation never leaves this process.
+		if w, err = admin.RotateRefreshToken(ctx, w.ID, *tokenTTL); err != nil {
+			return err
+		}
 	}
 	printWorkflow(env, w)
 	return nil
@@ -217,6 +231,30 @@ func statusCommand(path, status string) func(context.Context, *Env, []string) er
 		fmt.Fprintf(env.Stdout, "work_flow_id %s\nstatus       %s\n", w.ID, w.Status)
 		return nil
 	}
+}
+
+func runRotateToken(ctx context.Context, env *Env, args []string) error {
+	fs := NewFlags(env, "workflows rotate-token")
+	data := dataFlag(fs, env)
+	id := fs.String("id", "", "work_flow_id (required)")
+	ttl := fs.Duration("ttl", 0, "lifetime of the new refresh token (0: none)")
+	if err := Parse(fs, args); err != nil {
+		return err
+	}
+	if *id == "" {
+		return Usagef("--id is required")
+	}
+	st, admin, _, err := openData(ctx, *data)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	w, err := admin.RotateRefreshToken(ctx, *id, *ttl)
+	if err != nil {
+		return adminError(err)
+	}
+	printWorkflow(env, w)
+	return nil
 }
 
 func runSDKToken(ctx context.Context, env *Env, args []string) error {

@@ -336,6 +336,18 @@ func (db *DB) ListWorkflows(ctx context.Context, clientID string) ([]server.Work
 	return out, rows.Err()
 }
 
+// SetWorkflowRefreshToken replaces a workflow's refresh token.
+func (db *DB) SetWorkflowRefreshToken(ctx context.Context, id, token string) error {
+	res, err := db.w.ExecContext(ctx, "UPDATE workflows SET refresh_token = ?, updated_at = ? WHERE id = ?", token, db.stamp(), id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return server.ErrNotFound
+	}
+	return nil
+}
+
 // UpdateWorkflow replaces definition, name and status, bumping the version.
 func (db *DB) UpdateWorkflow(ctx context.Context, w server.Workflow, events ...server.Event) (server.Workflow, error) {
 	def, err := json.Marshal(w.Definition)
