@@ -293,6 +293,15 @@ func (db *DB) ClaimDue(ctx context.Context, c webhook.Claim) ([]webhook.Delivery
 		if err != nil {
 			return err
 		}
+		// Prepared once per claim: parsing SQL was most of a claim's cost.
+		sel, err := tx.PrepareContext(ctx, `SELECT id, next_attempt_at, created_at FROM webhook_deliveries
+				WHERE webhook_id = ?1 AND status IN ('pending', 'retrying') AND next_attempt_at <= ?2
+				AND (lease_until IS NULL OR lease_until <= ?2)
+				ORDER BY next_attempt_at, created_at LIMIT ?3`)
+		if err != nil {
+			return err
+		}
+		defer sel.Close()
 		var cands []cand
 		for _, h := range hooks {
 			room := c.Limit
@@ -302,10 +311,7 @@ func (db *DB) ClaimDue(ctx context.Context, c webhook.Claim) ([]webhook.Delivery
 			if room <= 0 {
 				continue
 			}
-			rows, err := tx.QueryContext(ctx, `SELECT id, next_attempt_at, created_at FROM webhook_deliveries
-				WHERE webhook_id = ?1 AND status IN ('pending', 'retrying') AND next_attempt_at <= ?2
-				AND (lease_until IS NULL OR lease_until <= ?2)
-				ORDER BY next_attempt_at, created_at LIMIT ?3`, h, ts(c.Now), room)
+			rows, err := sel.QueryContext(ctx, h, ts(c.Now), room)
 			if err != nil {
 				return err
 			}
@@ -329,9 +335,16 @@ func (db *DB) ClaimDue(ctx context.Context, c webhook.Claim) ([]webhook.Delivery
 			}
 			return cands[i].created < cands[j].created
 		})
+		if len(cands) == 0 {
+			return nil
+		}
+		upd, err := tx.PrepareContext(ctx, `UPDATE webhook_deliveries SET lease_until = ? WHERE id = ? RETURNING `+deliveryColumns)
+		if err != nil {
+			return err
+		}
+		defer upd.Close()
 		for _, k := range cands[:min(len(cands), c.Limit)] {
-			d, err := scanDelivery(tx.QueryRowContext(ctx, `UPDATE webhook_deliveries SET lease_until = ? WHERE id = ?
-				RETURNING `+deliveryColumns, ts(c.LeaseUntil), k.id))
+			d, err := scanDelivery(upd.QueryRowContext(ctx, ts(c.LeaseUntil), k.id))
 			if err != nil {
 				return err
 			}

@@ -144,10 +144,18 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 			delete(slow, f.webhookID)
 		}
 	}
+	// The outbox is read on a notify and at least once per poll, not after
+	// every finished attempt (a failure event an attempt wrote waits at
+	// most a poll).
+	notified := true
+	var lastFan time.Time
 	for {
 		wait := poll
-		if err := d.fanOut(ctx); err != nil && ctx.Err() == nil {
-			d.log().Error("webhook dispatcher fan-out", "err", err)
+		if notified || time.Since(lastFan) >= poll {
+			lastFan = time.Now()
+			if err := d.fanOut(ctx); err != nil && ctx.Err() == nil {
+				d.log().Error("webhook dispatcher fan-out", "err", err)
+			}
 		}
 		if free := workers - total; free > 0 && ctx.Err() == nil {
 			busy := make(map[string]int, len(inflight)+len(slow))
@@ -189,6 +197,7 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 			}
 		}
 		t := time.NewTimer(wait)
+		notified = false
 		select {
 		case <-ctx.Done():
 			// done holds a slot per in-flight delivery, so their
@@ -196,6 +205,7 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 			t.Stop()
 			return nil
 		case <-d.wakeCh():
+			notified = true
 		case f := <-done:
 			finish(f)
 		case <-t.C:
