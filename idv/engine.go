@@ -250,59 +250,7 @@ func (p *Prepared) Verify(ctx context.Context, in Input) (*Result, error) {
 		r.Extra[k] = v
 	}
 
-	var reasons []string
-	var statuses []Status
-	failed := false
-	for _, st := range p.steps {
-		cr := CheckResult{Name: st.spec.Name, Units: st.check.Cost()}
-		if st.hasThreshold {
-			t := st.threshold
-			cr.Threshold = &t
-		}
-		if failed {
-			cr.Status = StatusSkipped
-			r.CheckResults = append(r.CheckResults, cr)
-			r.PerformanceMetrics.StepTimings = append(r.PerformanceMetrics.StepTimings,
-				StepTiming{Name: cr.Name, Status: StatusSkipped, Units: cr.Units})
-			continue
-		}
-		c.Step = Step{Name: st.spec.Name, Threshold: st.threshold, HasThreshold: st.hasThreshold, Params: st.spec.Params}
-		t0 := e.now()
-		out, runErr := runCheck(ctx, st.check, c)
-		dur := e.now().Sub(t0)
-
-		cr.Pieces = out.Pieces
-		if out.HasConfidence {
-			conf := out.Confidence
-			cr.Confidence = &conf
-		}
-		for _, f := range out.Flags {
-			c.AddFlag(f)
-		}
-		if runErr != nil {
-			cr.Error = runErr.Error()
-		}
-		status, stepReasons := judgeStep(st.rule(p.workflow.Review()), out, runErr)
-		cr.Reasons = stepReasons
-		cr.Status = status
-		statuses = append(statuses, status)
-		switch status {
-		case StatusFailed:
-			failed = true
-			reasons = appendUnique(reasons, cr.Reasons...)
-		case StatusReview, StatusError:
-			reasons = appendUnique(reasons, cr.Reasons...)
-		}
-		r.CheckResults = append(r.CheckResults, cr)
-		r.PerformanceMetrics.StepTimings = append(r.PerformanceMetrics.StepTimings,
-			StepTiming{Name: cr.Name, Status: status, DurationMS: dur.Milliseconds(), Units: cr.Units})
-		if status == StatusError && st.info.Section != "" {
-			if _, set := c.Section(st.info.Section); !set {
-				c.SetSection(st.info.Section, map[string]any{"status": StatusError, "error": cr.Error})
-			}
-		}
-	}
-
+	statuses, reasons := p.runSteps(ctx, c, r)
 	r.Decision = decide(statuses)
 	r.DecisionReasons = nonNil(reasons)
 	p.fillSections(c, r)
@@ -371,6 +319,64 @@ func (p *Prepared) fillSections(c *Case, r *Result) {
 		}
 		r.Sections[key] = map[string]any{"status": st}
 	}
+}
+
+// runSteps runs the workflow's checks in order on c, recording each step's
+// result and timing on r, and returns the steps' statuses and the decision
+// reasons they give. After a failure the remaining steps are skipped.
+func (p *Prepared) runSteps(ctx context.Context, c *Case, r *Result) (statuses []Status, reasons []string) {
+	e := p.engine
+	failed := false
+	for _, st := range p.steps {
+		cr := CheckResult{Name: st.spec.Name, Units: st.check.Cost()}
+		if st.hasThreshold {
+			t := st.threshold
+			cr.Threshold = &t
+		}
+		if failed {
+			cr.Status = StatusSkipped
+			r.CheckResults = append(r.CheckResults, cr)
+			r.PerformanceMetrics.StepTimings = append(r.PerformanceMetrics.StepTimings,
+				StepTiming{Name: cr.Name, Status: StatusSkipped, Units: cr.Units})
+			continue
+		}
+		c.Step = Step{Name: st.spec.Name, Threshold: st.threshold, HasThreshold: st.hasThreshold, Params: st.spec.Params}
+		t0 := e.now()
+		out, runErr := runCheck(ctx, st.check, c)
+		dur := e.now().Sub(t0)
+
+		cr.Pieces = out.Pieces
+		if out.HasConfidence {
+			conf := out.Confidence
+			cr.Confidence = &conf
+		}
+		for _, f := range out.Flags {
+			c.AddFlag(f)
+		}
+		if runErr != nil {
+			cr.Error = runErr.Error()
+		}
+		status, stepReasons := judgeStep(st.rule(p.workflow.Review()), out, runErr)
+		cr.Reasons = stepReasons
+		cr.Status = status
+		statuses = append(statuses, status)
+		switch status {
+		case StatusFailed:
+			failed = true
+			reasons = appendUnique(reasons, cr.Reasons...)
+		case StatusReview, StatusError:
+			reasons = appendUnique(reasons, cr.Reasons...)
+		}
+		r.CheckResults = append(r.CheckResults, cr)
+		r.PerformanceMetrics.StepTimings = append(r.PerformanceMetrics.StepTimings,
+			StepTiming{Name: cr.Name, Status: status, DurationMS: dur.Milliseconds(), Units: cr.Units})
+		if status == StatusError && st.info.Section != "" {
+			if _, set := c.Section(st.info.Section); !set {
+				c.SetSection(st.info.Section, map[string]any{"status": StatusError, "error": cr.Error})
+			}
+		}
+	}
+	return statuses, reasons
 }
 
 // runCheck runs one check, turning a panic into an error so that a broken

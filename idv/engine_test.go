@@ -302,7 +302,7 @@ func TestResultGolden(t *testing.T) {
 		RequestID: "req-42", Country: "Kenya",
 		Message: map[string]json.RawMessage{
 			"branch_code": json.RawMessage(`"NBO-7"`),
-			"status": json.RawMessage(`"must not override"`), "nested": json.RawMessage(`{"a":[1,2]}`),
+			"status":      json.RawMessage(`"must not override"`), "nested": json.RawMessage(`{"a":[1,2]}`),
 		},
 		ImageURLs: map[string]string{"front_id": "https://files.example/front"},
 	})

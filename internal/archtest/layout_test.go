@@ -140,6 +140,19 @@ func TestLayout(t *testing.T) {
 			}
 		}
 	}
+	// The HTTP package is the top of the server: storage backends and the
+	// webhook machinery import the domain (server/store), not the HTTP
+	// layer with its tokens and metrics.
+	for path, p := range pkgs {
+		if under(path, "internal/cli") || under(path, "cmd") || path == "server" {
+			continue
+		}
+		for _, d := range p.Deps {
+			if d == "server" {
+				add("%s depends on the HTTP package server; import server/store instead", path)
+			}
+		}
+	}
 	for _, root := range []string{"idv", "mrz"} {
 		for _, d := range pkgs[root].Imports {
 			add("%s is a leaf library and imports %s", root, d)
