@@ -231,4 +231,4 @@ func (d *Dir) remove(ctx context.Context, prefix string, drop func(name string, 
 	return n, nil
 }
 
-var _ server.FileSweeper = (*Dir)(nil)
+var _ store.FileSweeper = (*Dir)(nil)

@@ -218,14 +218,14 @@ func (db *DB) AddUnits(ctx context.Context, orgID, n int64, reason string) (int6
 			err := tx.QueryRowContext(ctx, `SELECT o.units_balance, COALESCE((SELECT SUM(units) FROM verifications v
 				WHERE v.organisation_id = o.id AND v.state = 'pending'), 0) FROM organisations o WHERE o.id = ?`, orgID).Scan(&bal, &held)
 			if errors.Is(err, sql.ErrNoRows) {
-				return server.ErrNotFound
+				return store.ErrNotFound
 			}
 			if err != nil {
 				return err
 			}
 			if held > 0 && bal+n < held {
 				return fmt.Errorf("%w: %d units are held by running verifications; at most %d can be removed now",
-					server.ErrInsufficientUnits, held, max(0, bal-held))
+					store.ErrInsufficientUnits, held, max(0, bal-held))
 			}
 		}
 		err := tx.QueryRowContext(ctx, "UPDATE organisations SET units_balance = units_balance + ? WHERE id = ? RETURNING units_balance", n, orgID).Scan(&balance)
@@ -351,6 +351,18 @@ func (db *DB) ListWorkflows(ctx context.Context, clientID string) ([]store.Workf
 		out = append(out, w)
 	}
 	return out, rows.Err()
+}
+
+// SetWorkflowRefreshToken replaces a workflow's refresh token.
+func (db *DB) SetWorkflowRefreshToken(ctx context.Context, id, token string) error {
+	res, err := db.w.ExecContext(ctx, "UPDATE workflows SET refresh_token = ?, updated_at = ? WHERE id = ?", token, db.stamp(), id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return store.ErrNotFound
+	}
+	return nil
 }
 
 // UpdateWorkflow replaces definition, name and status, bumping the version.
@@ -614,11 +626,11 @@ func (db *DB) VerificationCounts(ctx context.Context, orgID int64) (done, pendin
 }
 
 // VerificationStored reports whether a completed verification with this id
-// is stored (server.VerificationFinder).
+// is stored (store.VerificationFinder).
 func (db *DB) VerificationStored(ctx context.Context, id string) (bool, error) {
 	var n int
 	err := db.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM verifications WHERE id = ? AND state = 'done'", id).Scan(&n)
 	return n > 0, err
 }
 
-var _ server.VerificationFinder = (*DB)(nil)
+var _ store.VerificationFinder = (*DB)(nil)
