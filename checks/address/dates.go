@@ -122,12 +122,23 @@ func issueDate(lines []Line) (time.Time, string, bool) {
 		if len(dates) == 0 {
 			continue
 		}
+		// The label is the text before the date; a date printed alone has
+		// its label above it or to its left, and the one that names a kind
+		// of date decides (the left neighbour may be another column).
 		label := strings.ToUpper(line.Text[:dates[0].pos])
 		if strings.TrimSpace(label) == "" {
+			var near []string
+			if j := above(lines, i); j >= 0 {
+				near = append(near, strings.ToUpper(lines[j].Text))
+			}
 			if j := leftOf(lines, i); j >= 0 {
-				label = strings.ToUpper(lines[j].Text)
-			} else if j := above(lines, i); j >= 0 {
-				label = strings.ToUpper(lines[j].Text)
+				near = append(near, strings.ToUpper(lines[j].Text))
+			}
+			for _, n := range near {
+				if containsAny(n, otherLabels) || containsAny(n, periodLabels) || containsAny(n, issueLabels) {
+					label = n
+					break
+				}
 			}
 		}
 		up := strings.ToUpper(line.Text)

@@ -64,13 +64,20 @@ func MatchName(doc string, holder []string) NameMatch {
 		return m
 	}
 	used := make([]bool, len(h))
-	full, initials := 0, 0
+	full, explained := 0, 0
 	// Full names first, so an initial never takes a name printed in full.
 	var rest []string
 	for _, t := range d {
 		if j := bestToken(t, h, used); j >= 0 && len(t) > 1 {
 			used[j] = true
 			full++
+			explained++
+		} else if j, k := joined(t, h, used); j >= 0 {
+			// Two names read as one word ("NYAMBURAACHIENG"): OCR loses
+			// the space between letters whose strokes lean together.
+			used[j], used[k] = true, true
+			full += 2
+			explained++
 		} else {
 			rest = append(rest, t)
 		}
@@ -78,14 +85,14 @@ func MatchName(doc string, holder []string) NameMatch {
 	for _, t := range rest {
 		if j := initialOf(t, h, used); len(t) == 1 && j >= 0 {
 			used[j] = true
-			initials++
+			explained++
 		} else {
 			m.Unmatched = append(m.Unmatched, t)
 		}
 	}
 	need := min(2, len(h))
 	fullScore := min(1, float64(full)/float64(need))
-	covered := float64(full+initials) / float64(len(d))
+	covered := float64(explained) / float64(len(d))
 	m.Score = fullScore * covered
 	m.Pieces = []idv.ScorePiece{
 		{Name: "holder_names_found", Value: fullScore, Weight: 1, Note: "full names of the holder on the document, of the two needed"},
@@ -110,6 +117,21 @@ func bestToken(t string, h []string, used []bool) int {
 		}
 	}
 	return -1
+}
+
+// joined finds two unused holder names that t is written as, run together.
+func joined(t string, h []string, used []bool) (int, int) {
+	for j, a := range h {
+		if used[j] || !strings.HasPrefix(t, a) {
+			continue
+		}
+		for k, b := range h {
+			if k != j && !used[k] && t == a+b {
+				return j, k
+			}
+		}
+	}
+	return -1, -1
 }
 
 func initialOf(t string, h []string, used []bool) int {

@@ -50,7 +50,7 @@ var (
 // pageSide is the long side, in pixels, a page is read at: A4 at about
 // 145 dpi, where 10-point print is 20 px high, in tesseract's good range.
 // 2400 px read the same fields of the tuning bills at 1.8 times the CPU.
-const pageSide = 1700
+const pageSide = 2000
 
 // Read reads a proof-of-address document: a PDF (its text layer, or its
 // first page rasterised when it has none) or a photo or scan of a page.
@@ -118,7 +118,10 @@ func ocrLines(ctx context.Context, img image.Image) ([]Line, error) {
 		t := strings.TrimSpace(b.Word)
 		// Words tesseract is least sure of are mostly artwork and noise;
 		// 30 keeps every word of the tuning bills' print.
-		if t == "" || b.Confidence < 30 || !hasAlnum(t) && len(t) > 1 {
+		// Slivers at the page's edge (its border, the desk) are no print;
+		// punctuation standing alone ("-" in "BOX 1 - 00100") is kept when
+		// tesseract is sure of it.
+		if t == "" || b.Confidence < 30 || b.Box.Dx() < 3 || !hasAlnum(t) && b.Confidence < 60 {
 			continue
 		}
 		words = append(words, word{text: t, box: b.Box})
