@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/textdist"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -112,7 +113,7 @@ func bestToken(t string, h []string, used []bool) int {
 		return -1
 	}
 	for j, s := range h {
-		if !used[j] && len(s) >= 5 && editDistance(s, t) <= 1 {
+		if !used[j] && len(s) >= 5 && textdist.Levenshtein(s, t) <= 1 {
 			return j
 		}
 	}
@@ -141,24 +142,4 @@ func initialOf(t string, h []string, used []bool) int {
 		}
 	}
 	return -1
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -14,11 +14,11 @@ func TestMatchName(t *testing.T) {
 		{"Mr. John K. Mwangi", true, 1, 1},
 		{"MWANGI JOHN", true, 1, 1},
 		{"Mwangi, John Kamau", true, 1, 1},
-		{"DR JOHN MWANGl", true, 1, 1},    // OCR l for I forgiven in a long name
+		{"DR JOHN MWANGl", true, 1, 1}, // OCR l for I forgiven in a long name
 		{"J. K. MWANGI", false, 0.3, 0.6},
-		{"JOHN KAMAUMWANGI", true, 1, 1}, // a lost space
+		{"JOHN KAMAUMWANGI", true, 1, 1},    // a lost space
 		{"JOHN KAMAUOTIENO", false, 0, 0.6}, // one full name: review, not a match
-		{"JOHN OTIENO", false, 0, 0.6},    // another surname
+		{"JOHN OTIENO", false, 0, 0.6},      // another surname
 		{"PETER KAMAU MWANGI", false, 0, 0.8},
 		{"MARY WANJIRU", false, 0, 0},
 		{"", false, 0, 0},

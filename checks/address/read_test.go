@@ -14,26 +14,8 @@ import (
 	"time"
 
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/testkit/bills"
 )
-
-// pdf assembles a PDF from object bodies (1-based numbering), with extra
-// trailer entries.
-func pdf(objs []string, trailer string) []byte {
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	offsets := make([]int, len(objs))
-	for i, o := range objs {
-		offsets[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R %s >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, trailer, xref)
-	return b.Bytes()
-}
 
 // pages is a PDF of n pages, each saying one line of text.
 func pages(n int, text string) []byte {
@@ -46,11 +28,11 @@ func pages(n int, text string) []byte {
 		kids[i] = fmt.Sprintf("%d 0 R", len(objs))
 	}
 	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), n)
-	return pdf(objs, "")
+	return bills.PDF(objs, "")
 }
 
 func TestReadRefuses(t *testing.T) {
-	encrypted := pdf([]string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count 0 >>",
+	encrypted := bills.PDF([]string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count 0 >>",
 		"<< /Filter /Standard /V 1 /R 2 /O (0123456789abcdef0123456789abcdef) /U (0123456789abcdef0123456789abcdef) /P -4 >>"},
 		"/Encrypt 3 0 R /ID [<00112233445566778899aabbccddeeff> <00112233445566778899aabbccddeeff>]")
 	big := bytes.Repeat([]byte("x"), DefaultLimits.PDFBytes+1)

@@ -254,7 +254,7 @@ func (c Case) textPDF() []byte {
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>",
 		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", content.Len(), content.String()),
 	}
-	return writePDF(objs)
+	return PDF(objs, "")
 }
 
 // imagePDF writes a one-page PDF showing a JPEG, as a scanner saves one.
@@ -268,10 +268,12 @@ func imagePDF(jpg []byte, w, h int) []byte {
 			w, h, len(jpg), jpg),
 		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
 	}
-	return writePDF(objs)
+	return PDF(objs, "")
 }
 
-func writePDF(objs []string) []byte {
+// PDF assembles a PDF file from object bodies (numbered from 1, the
+// first the catalogue) with extra trailer entries.
+func PDF(objs []string, trailer string) []byte {
 	var b bytes.Buffer
 	b.WriteString("%PDF-1.4\n")
 	offsets := make([]int, len(objs))
@@ -284,7 +286,7 @@ func writePDF(objs []string) []byte {
 	for _, off := range offsets {
 		fmt.Fprintf(&b, "%010d 00000 n \n", off)
 	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R %s >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, trailer, xref)
 	return b.Bytes()
 }
 
