@@ -30,7 +30,7 @@ func (p Parts) POBoxOnly() bool {
 }
 
 var (
-	poBoxRe   = regexp.MustCompile(`(?i)\b(?:P\.?\s?O\.?\s?BOX|POST\s+OFFICE\s+BOX|S\.?\s?L\.?\s?P\.?|BOX|SANDUKU\s+LA\s+POSTA)\s*(?:NO\.?\s*)?(\d{1,6})(?:\s*[-–]\s*(\d{5}))?`)
+	poBoxRe   = regexp.MustCompile(`(?i)\b(?:P\s?[.,]?\s?O\s?[.,]?\s?BOX|POST\s+OFFICE\s+BOX|S\.?\s?L\.?\s?P\.?|BOX|SANDUKU\s+LA\s+POSTA)\s*(?:NO\.?\s*)?(\d{1,6})(?:\s*[-–]\s*(\d{5}))?`)
 	houseRe   = regexp.MustCompile(`(?i)\b(?:HOUSE|HSE|PLOT|APT|APARTMENT|FLAT|UNIT|LR|L\.R\.|BLOCK|NO\.)\s*(?:NO\.?\s*)?([A-Z0-9][A-Z0-9/-]*)`)
 	streetRe  = regexp.MustCompile(`(?i)\b([A-Z0-9][A-Z0-9' .-]*?\s(?:ROAD|RD|STREET|ST|AVENUE|AVE|LANE|LN|DRIVE|DR|WAY|CLOSE|CRESCENT|HIGHWAY|BOULEVARD|BLVD|BARABARA))\b\.?`)
 	numStreet = regexp.MustCompile(`^\s*(\d{1,5}[A-Z]?)\s+([A-Z][A-Z' .-]+)$`)
@@ -207,7 +207,9 @@ func block(lines []Line, i int) []string {
 		if _, ok := labelValue(l, nameLabels); ok {
 			break
 		}
-		out = append(out, l)
+		// A full stop or comma ending a line is noise OCR reads off the
+		// paper more often than print.
+		out = append(out, strings.TrimRight(l, ".,"))
 	}
 	return out
 }

@@ -21,6 +21,11 @@ func TestParseParts(t *testing.T) {
 			t.Errorf("parseParts(%q)\n got %+v\nwant %+v", tc.lines, got, tc.want)
 		}
 	}
+	for _, box := range []string{"P.O, BOX 82491 - 63700", "P O BOX 7", "PO Box 12", "p.o.box 9"} {
+		if !parseParts([]string{box, "Nairobi"}).POBoxOnly() {
+			t.Errorf("%q is a box", box)
+		}
+	}
 	if !parseParts([]string{"P.O. Box 30099 - 00100", "Nairobi"}).POBoxOnly() {
 		t.Error("a box and a town is a box only")
 	}
