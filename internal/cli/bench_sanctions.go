@@ -27,7 +27,7 @@ func runBenchSanctions(ctx context.Context, env *Env, args []string) error {
 	dirs := fs.String("lists", "", "list folders, comma separated (required)")
 	listed := fs.Int("listed", 3000, "queries made from listed names")
 	plain := fs.Int("plain", 2000, "non-listed names")
-	seed := fs.Int64("seed", 7, "seed of the query set")
+	seed := fs.Int64("seed", sanctionsbench.TuneSeed, fmt.Sprintf("seed of the query set (the matcher is tuned on %d; %d is held out)", sanctionsbench.TuneSeed, sanctionsbench.HeldOutSeed))
 	threshold := fs.Float64("threshold", match.DefaultThreshold, "alert threshold")
 	workers := fs.Int("workers", 2, "goroutines of the throughput run")
 	misses := fs.Bool("v", false, "print misses and non-listed alerts")
