@@ -30,7 +30,11 @@ func TestQuality(t *testing.T) {
 	}
 	top := float64(rep.TopHit) / float64(rep.Listed)
 	alerts := float64(rep.PlainAlerts) / float64(rep.Plain)
-	t.Logf("top hit %.4f, non-listed alerts %.4f", top, alerts)
+	t.Logf("seed %d: top hit %.4f, non-listed alerts %.4f", HeldOutSeed, top, alerts)
+	for _, v := range ListedVariants {
+		c := rep.ByVariant[v]
+		t.Logf("  %-12s top hit %.4f of %d", v, float64(c[0])/float64(c[1]), c[1])
+	}
 	if top < 0.97 {
 		t.Errorf("true entity top hit %.2f%%, want >= 97%%", 100*top)
 	}
