@@ -266,20 +266,23 @@ func (x *Index) candidates(qt token, sc *scratch, fn func(id int32, s float64)) 
 		clear(sc.tstamp)
 		sc.tgen = 1
 	}
+	visitOne := func(id int32) {
+		if sc.tstamp[id] == sc.tgen {
+			return
+		}
+		sc.tstamp[id] = sc.tgen
+		if s := tokenSim(qt, x.tokText[id], x.tokPhon[id]); s > 0 {
+			fn(id, s)
+		}
+	}
 	visit := func(ids []int32) {
 		for _, id := range ids {
-			if sc.tstamp[id] == sc.tgen {
-				continue
-			}
-			sc.tstamp[id] = sc.tgen
-			if s := tokenSim(qt, x.tokText[id], x.tokPhon[id]); s > 0 {
-				fn(id, s)
-			}
+			visitOne(id)
 		}
 	}
 	visitDel2 := func(d []byte) {
 		for _, e := range x.del2Lookup(hashBytes(d)) {
-			visit([]int32{e.id})
+			visitOne(e.id)
 		}
 	}
 	// Deletions are looked up through a byte buffer: a map index with
@@ -289,8 +292,8 @@ func (x *Index) candidates(qt token, sc *scratch, fn func(id int32, s float64)) 
 	t := qt.text
 	var buf [64]byte
 	var buf2 [64]byte
-	if len(t) >= del2MinLen {
-		visitDel2([]byte(t))
+	if len(t) >= del2MinLen && len(t) < 64 {
+		visitDel2(append(buf[:0], t...))
 	}
 	if len(t) > 3 && len(t) < 64 {
 		for i := 0; i < len(t); i++ {
