@@ -76,8 +76,11 @@ func runBenchSanctions(ctx context.Context, env *Env, args []string) error {
 			continue
 		}
 		role := "tuning seed"
-		if rep.HeldOut {
+		switch {
+		case sd == sanctionsbench.HeldOutSeed:
 			role = "held-out seed, never tuned on"
+		case rep.HeldOut:
+			role = "never tuned on"
 		}
 		fmt.Fprintf(env.Stdout, "== seed %d (%s) ==\n", sd, role)
 		rep.Print(env.Stdout)
