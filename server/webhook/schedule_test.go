@@ -2,6 +2,8 @@ package webhook_test
 
 import (
 	"context"
+	"net"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -220,4 +222,79 @@ func TestClaimBoundsPerWebhook(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 		})
 	}
+}
+
+// TestHangingSMTPDoesNotHoldRetries: the reviewer mail of a
+// verification.review_required event goes to a real TCP server that
+// accepts and never answers; fan-out waits for it, but a retry already
+// queued for another organisation's receiver still runs 2 s and 4 s
+// after its failures.
+func TestHangingSMTPDoesNotHoldRetries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the dispatcher for about 7 s of real time")
+	}
+	e := newEnv(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	accepted := make(chan net.Conn, 4)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c // held open, never greeted
+		}
+	}()
+	host, port, err := net.SplitHostPort(ln.Addr().String())
+	require.NoError(t, err)
+	p, err := strconv.Atoi(port)
+	require.NoError(t, err)
+	m, err := webhook.NewSMTPMailer(webhook.SMTPConfig{Host: host, Port: p, From: "tambua@example.com", TLS: "none"})
+	require.NoError(t, err)
+	e.d.Mailer = m
+	e.d.Workflows = func(context.Context, string) (webhook.WorkflowSettings, bool, error) {
+		return webhook.WorkflowSettings{Name: "KYC", ReviewerEmail: "reviewer@example.com"}, true, nil
+	}
+	flaky := newReceiver(t, func(n int) int {
+		if n <= 2 {
+			return 503
+		}
+		return 204
+	})
+	e.hook(t, flaky, "k", webhook.EventUnitsDepleted)
+	e.emit(t, webhook.EventUnitsDepleted, map[string]any{"current_balance": 0})
+	runDispatcher(t, e)
+	// Registered after runDispatcher, so it runs first: the mail's
+	// connection closes and the dispatcher can stop.
+	t.Cleanup(func() {
+		ln.Close()
+		for {
+			select {
+			case c := <-accepted:
+				c.Close()
+			default:
+				return
+			}
+		}
+	})
+	e.d.Notify()
+	require.True(t, waitFor(t, 5*time.Second, func() bool { return len(flaky.requests()) == 1 }), "first attempt")
+
+	e.emit(t, webhook.EventVerificationReviewRequired, map[string]any{"workflow_id": "wf", "verification_id": "v1"})
+	e.d.Notify()
+	var conn net.Conn
+	select {
+	case conn = <-accepted:
+		accepted <- conn // for the cleanup
+	case <-time.After(5 * time.Second):
+		t.Fatal("the reviewer mail never connected")
+	}
+	require.True(t, waitFor(t, 10*time.Second, func() bool { return len(flaky.requests()) == 3 }),
+		"three attempts while the mail hangs, got %d", len(flaky.requests()))
+	reqs := flaky.requests()
+	gap1, gap2 := reqs[1].At.Sub(reqs[0].At), reqs[2].At.Sub(reqs[1].At)
+	t.Logf("while the SMTP server hangs: waits of %v and %v", gap1.Round(time.Millisecond), gap2.Round(time.Millisecond))
+	assert.InDelta(t, float64(2*time.Second), float64(gap1), float64(400*time.Millisecond))
+	assert.InDelta(t, float64(4*time.Second), float64(gap2), float64(400*time.Millisecond))
 }
