@@ -116,8 +116,9 @@ type finished struct {
 
 // Run delivers until ctx ends. It first frees the leases a killed process
 // may have left, so its deliveries resume at once. Each claimed delivery
-// runs on its own goroutine; Run claims again whenever one finishes, an
-// event is notified, the next retry falls due, or Poll passes.
+// runs on its own goroutine, and fan-out on another; Run claims again
+// whenever a delivery finishes, a fan-out pass ends, the next retry falls
+// due, or Poll passes.
 func (d *Dispatcher) Run(ctx context.Context) error {
 	if err := d.Store.ReleaseLeases(ctx); err != nil {
 		return fmt.Errorf("webhook: releasing leases: %w", err)
@@ -144,19 +145,35 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 			delete(slow, f.webhookID)
 		}
 	}
-	// The outbox is read on a notify and at least once per poll, not after
-	// every finished attempt (a failure event an attempt wrote waits at
-	// most a poll).
-	notified := true
-	var lastFan time.Time
-	for {
-		wait := poll
-		if notified || time.Since(lastFan) >= poll {
-			lastFan = time.Now()
+	// The outbox is fanned out on its own goroutine, on a notify and at
+	// least once per poll: fan-out may wait (a reviewer mail to a slow
+	// SMTP server), and claims and retries must not wait with it. Each
+	// pass that ends signals fanned, so new deliveries are claimed at once.
+	fanned := make(chan struct{}, 1)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
 			if err := d.fanOut(ctx); err != nil && ctx.Err() == nil {
 				d.log().Error("webhook dispatcher fan-out", "err", err)
 			}
+			select {
+			case fanned <- struct{}{}:
+			default:
+			}
+			t := time.NewTimer(poll)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-d.wakeCh():
+			case <-t.C:
+			}
+			t.Stop()
 		}
+	}()
+	for {
+		wait := poll
 		if free := workers - total; free > 0 && ctx.Err() == nil {
 			busy := make(map[string]int, len(inflight)+len(slow))
 			for id, n := range inflight {
@@ -197,15 +214,13 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 			}
 		}
 		t := time.NewTimer(wait)
-		notified = false
 		select {
 		case <-ctx.Done():
 			// done holds a slot per in-flight delivery, so their
 			// goroutines end without anyone reading it.
 			t.Stop()
 			return nil
-		case <-d.wakeCh():
-			notified = true
+		case <-fanned:
 		case f := <-done:
 			finish(f)
 		case <-t.C:
