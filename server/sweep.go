@@ -6,27 +6,6 @@ import (
 	"time"
 )
 
-// FileSweeper is what a FileStore needs for the server to expire and clean
-// up files (files.Dir has it). A store without it keeps everything.
-type FileSweeper interface {
-	// RemoveOlder removes the files under the folder key prefix last
-	// modified before t.
-	RemoveOlder(ctx context.Context, prefix string, before time.Time) (int, error)
-	// RemoveTemp removes temporary files of interrupted writes last
-	// modified before t.
-	RemoveTemp(ctx context.Context, before time.Time) (int, error)
-	// List returns the names directly under the folder key prefix.
-	List(ctx context.Context, prefix string) ([]string, error)
-	// RemoveAll removes the folder key prefix and everything under it.
-	RemoveAll(ctx context.Context, prefix string) error
-}
-
-// VerificationFinder reports whether a verification with this
-// idv_unique_id is stored (completed). sqlite.DB has it.
-type VerificationFinder interface {
-	VerificationStored(ctx context.Context, id string) (bool, error)
-}
-
 // Swept counts what a sweep removed.
 type Swept struct {
 	// StoreOnly are files of no_adapter and single-file uploads whose

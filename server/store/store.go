@@ -1,4 +1,9 @@
-package server
+// Package store is the server's domain: organisations, API clients, stored
+// workflows, verification claims and results, the event outbox, and the
+// Store and FileStore interfaces that persist them. It knows nothing of
+// HTTP, tokens or metrics, so a storage backend (server/sqlite,
+// server/files, and the scale-out backends) imports only this package.
+package store
 
 import (
 	"context"
@@ -98,11 +103,11 @@ type Event struct {
 
 // Store errors.
 var (
-	ErrNotFound          = errors.New("server: not found")
-	ErrConflict          = errors.New("server: already exists")
-	ErrInsufficientUnits = errors.New("server: insufficient units")
+	ErrNotFound          = errors.New("store: not found")
+	ErrConflict          = errors.New("store: already exists")
+	ErrInsufficientUnits = errors.New("store: insufficient units")
 	// ErrPending: another request with the same request id is running.
-	ErrPending = errors.New("server: verification in progress")
+	ErrPending = errors.New("store: verification in progress")
 )
 
 // Store is the persistence the server needs. server/sqlite implements it.
@@ -129,6 +134,10 @@ type Store interface {
 	// the outbox in the same transaction.
 	UpdateWorkflow(ctx context.Context, w Workflow, events ...Event) (Workflow, error)
 	ListWorkflows(ctx context.Context, clientID string) ([]Workflow, error)
+	// SetWorkflowRefreshToken replaces a workflow's refresh token (and
+	// nothing else: UpdateWorkflow never writes it, so an edit cannot
+	// bring back a rotated token).
+	SetWorkflowRefreshToken(ctx context.Context, id, token string) error
 
 	// Verification returns the stored verification of (client, request id):
 	// ErrNotFound when there is none, ErrPending while one is running (the
@@ -172,4 +181,25 @@ type FileStore interface {
 	Open(ctx context.Context, key string) (io.ReadSeekCloser, time.Time, error)
 	// Delete removes a file; a missing one is not an error.
 	Delete(ctx context.Context, key string) error
+}
+
+// FileSweeper is what a FileStore needs for the server to expire and clean
+// up files (server/files.Dir has it). A store without it keeps everything.
+type FileSweeper interface {
+	// RemoveOlder removes the files under the folder key prefix last
+	// modified before t.
+	RemoveOlder(ctx context.Context, prefix string, before time.Time) (int, error)
+	// RemoveTemp removes temporary files of interrupted writes last
+	// modified before t.
+	RemoveTemp(ctx context.Context, before time.Time) (int, error)
+	// List returns the names directly under the folder key prefix.
+	List(ctx context.Context, prefix string) ([]string, error)
+	// RemoveAll removes the folder key prefix and everything under it.
+	RemoveAll(ctx context.Context, prefix string) error
+}
+
+// VerificationFinder reports whether a verification with this
+// idv_unique_id is stored (completed). server/sqlite.DB has it.
+type VerificationFinder interface {
+	VerificationStored(ctx context.Context, id string) (bool, error)
 }
