@@ -212,8 +212,8 @@ func eraseResult(now time.Time) func(json.RawMessage) (json.RawMessage, error) {
 	}
 }
 
-// reviewJSON is a case as the API and the CLI show it.
-type reviewJSON struct {
+// ReviewCaseJSON is a case as the API and the CLI show it.
+type ReviewCaseJSON struct {
 	VerificationID    string       `json:"idv_unique_id"`
 	WorkflowID        string       `json:"work_flow_id"`
 	ClientID          string       `json:"client_id"`
@@ -227,10 +227,11 @@ type reviewJSON struct {
 	Reviewer          string       `json:"reviewer,omitempty"`
 	QueuedAt          string       `json:"queued_at"`
 	DecidedAt         string       `json:"decided_at,omitempty"`
-	History           []actionJSON `json:"history,omitempty"`
+	History           []ReviewActionJSON `json:"history,omitempty"`
 }
 
-type actionJSON struct {
+// ReviewActionJSON is one history line as the API and the CLI show it.
+type ReviewActionJSON struct {
 	Action string `json:"action"`
 	Actor  string `json:"actor"`
 	Detail string `json:"detail,omitempty"`
@@ -239,8 +240,8 @@ type actionJSON struct {
 }
 
 // ReviewJSON returns the JSON form of a case (the API's and the CLI's).
-func ReviewJSON(c ReviewCase) any {
-	j := reviewJSON{VerificationID: c.VerificationID, WorkflowID: c.WorkflowID, ClientID: c.ClientID, RequestID: c.RequestID,
+func ReviewJSON(c ReviewCase) ReviewCaseJSON {
+	j := ReviewCaseJSON{VerificationID: c.VerificationID, WorkflowID: c.WorkflowID, ClientID: c.ClientID, RequestID: c.RequestID,
 		State: c.State, AutomatedDecision: c.AutomatedDecision, AutomatedReasons: c.AutomatedReasons, Assignee: c.Assignee,
 		Reason: c.Reason, Note: c.Note, Reviewer: c.Reviewer, QueuedAt: c.CreatedAt.UTC().Format(time.RFC3339)}
 	if j.AutomatedReasons == nil {
@@ -250,7 +251,7 @@ func ReviewJSON(c ReviewCase) any {
 		j.DecidedAt = c.DecidedAt.UTC().Format(time.RFC3339)
 	}
 	for _, a := range c.History {
-		j.History = append(j.History, actionJSON{Action: a.Action, Actor: a.Actor, Detail: a.Detail, Note: a.Note, At: a.CreatedAt.UTC().Format(time.RFC3339)})
+		j.History = append(j.History, ReviewActionJSON{Action: a.Action, Actor: a.Actor, Detail: a.Detail, Note: a.Note, At: a.CreatedAt.UTC().Format(time.RFC3339)})
 	}
 	return j
 }
