@@ -214,19 +214,19 @@ func eraseResult(now time.Time) func(json.RawMessage) (json.RawMessage, error) {
 
 // ReviewCaseJSON is a case as the API and the CLI show it.
 type ReviewCaseJSON struct {
-	VerificationID    string       `json:"idv_unique_id"`
-	WorkflowID        string       `json:"work_flow_id"`
-	ClientID          string       `json:"client_id"`
-	RequestID         string       `json:"request_id"`
-	State             string       `json:"state"`
-	AutomatedDecision string       `json:"automated_decision"`
-	AutomatedReasons  []string     `json:"automated_reasons"`
-	Assignee          string       `json:"assignee"`
-	Reason            string       `json:"reason,omitempty"`
-	Note              string       `json:"note,omitempty"`
-	Reviewer          string       `json:"reviewer,omitempty"`
-	QueuedAt          string       `json:"queued_at"`
-	DecidedAt         string       `json:"decided_at,omitempty"`
+	VerificationID    string             `json:"idv_unique_id"`
+	WorkflowID        string             `json:"work_flow_id"`
+	ClientID          string             `json:"client_id"`
+	RequestID         string             `json:"request_id"`
+	State             string             `json:"state"`
+	AutomatedDecision string             `json:"automated_decision"`
+	AutomatedReasons  []string           `json:"automated_reasons"`
+	Assignee          string             `json:"assignee"`
+	Reason            string             `json:"reason,omitempty"`
+	Note              string             `json:"note,omitempty"`
+	Reviewer          string             `json:"reviewer,omitempty"`
+	QueuedAt          string             `json:"queued_at"`
+	DecidedAt         string             `json:"decided_at,omitempty"`
 	History           []ReviewActionJSON `json:"history,omitempty"`
 }
 

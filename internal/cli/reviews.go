@@ -50,7 +50,7 @@ func cliActor(reviewer string) string {
 
 type reviewsListResult struct {
 	Reviews []server.ReviewCaseJSON `json:"reviews"`
-	Open    int64 `json:"open"`
+	Open    int64                   `json:"open"`
 }
 
 func (r reviewsListResult) text() string {
@@ -229,4 +229,3 @@ func runReviewsDecide(ctx context.Context, env *Env, args []string) error {
 	}
 	return c.printCase(rc)
 }
-
