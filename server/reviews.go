@@ -498,28 +498,35 @@ func (s *Server) eraseVerification(w http.ResponseWriter, r *http.Request, d rev
 		return aerr
 	}
 	ctx := r.Context()
-	keys, _, err := d.rv.EraseVerification(ctx, p.OrganisationID, id, eraseResult(s.cfg.Now()),
-		ReviewAction{Actor: apiActor(p, ""), Address: s.callerAddr(r)})
-	if err != nil {
+	if err := s.erase(ctx, d.rv, p.OrganisationID, id, ReviewAction{Actor: apiActor(p, ""), Address: s.callerAddr(r)}); err != nil {
 		return reviewErr(err)
-	}
-	// The record no longer names the files; remove them, and the
-	// verification's folder (derived images a crash left unnamed).
-	for _, k := range keys {
-		if err := s.files.Delete(ctx, k); err != nil {
-			return apiErr(CodeInternal, "erasing files: %v", err)
-		}
-	}
-	if fs, ok := s.files.(FileSweeper); ok {
-		if err := fs.RemoveAll(ctx, "v/"+id); err != nil {
-			return apiErr(CodeInternal, "erasing files: %v", err)
-		}
 	}
 	body, aerr := s.loadView(ctx, d, p.OrganisationID, id)
 	if aerr != nil {
 		return aerr
 	}
 	writeRawJSON(w, http.StatusOK, body)
+	return nil
+}
+
+// erase erases one verification: the record first (one transaction),
+// then its files and its folder (derived images a crash left unnamed).
+// Repeating it removes whatever a failed earlier attempt left.
+func (s *Server) erase(ctx context.Context, rv Reviews, org int64, id string, a ReviewAction) error {
+	keys, _, err := rv.EraseVerification(ctx, org, id, eraseResult(s.cfg.Now()), a)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := s.files.Delete(ctx, k); err != nil {
+			return fmt.Errorf("server: erasing files: %w", err)
+		}
+	}
+	if fs, ok := s.files.(FileSweeper); ok {
+		if err := fs.RemoveAll(ctx, "v/"+id); err != nil {
+			return fmt.Errorf("server: erasing files: %w", err)
+		}
+	}
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -191,6 +192,24 @@ func TestReviewLateOutcome(t *testing.T) {
 	assert.Equal(t, "rejected", failed.Review.Decision)
 	assert.Len(t, e.events()["verification.failed"], 1, "one event for the one decision")
 	assert.EqualValues(t, 0, e.call("GET", "/v1/reviews", tok, nil).obj["open"])
+
+	// The audit log: who, what, which verification, from where; one
+	// decision line for id2 whatever the race.
+	log, err := e.db.AuditLog(context.Background(), e.org.ID, server.AuditFilter{})
+	require.NoError(t, err)
+	count := map[string]int{}
+	for _, a := range log {
+		count[a.Action+" "+a.ObjectID]++
+		if strings.HasPrefix(a.Action, "review.") {
+			assert.Contains(t, a.Actor, e.client.ID)
+			assert.NotEmpty(t, a.Address, "the caller's address")
+		}
+	}
+	assert.Equal(t, 1, count["review.assigned "+id1])
+	assert.Equal(t, 1, count["review.approved "+id1])
+	assert.Equal(t, 1, count["review.rejected "+id2])
+	_, err = e.db.AuditLog(context.Background(), orgB.ID, server.AuditFilter{})
+	require.NoError(t, err)
 }
 
 // TestEraseVerification: DELETE removes the images from the disk and the
@@ -256,3 +275,47 @@ func TestEraseVerification(t *testing.T) {
 }
 
 var _ = server.ReviewReasons
+
+// TestRetentionSweep: an organisation's retention erases its verifications
+// once the period has passed, as DELETE does, and the audit log says so.
+func TestRetentionSweep(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	tok := e.token()
+	front, back := captures(t)
+	r := e.upload(tok, e.uploadMessage(e.wfOCR, nil), part{"front", front}, part{"back", back})
+	require.Equal(t, 200, r.status, string(r.body))
+	id := r.str("idv_unique_id")
+	dir := filepath.Join(e.dir, "files", "v", id)
+
+	n, err := e.srv.SweepRetention(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 0, n, "no retention set: kept")
+	must(t, e.db.SetRetention(ctx, e.org.ID, 30))
+	e.clock.Store(int64(29 * 24 * time.Hour))
+	n, err = e.srv.SweepRetention(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 0, n, "within the period: kept")
+	_, err = os.Stat(dir)
+	require.NoError(t, err)
+
+	e.clock.Store(int64(31 * 24 * time.Hour))
+	n, err = e.srv.SweepRetention(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	_, err = os.Stat(dir)
+	assert.True(t, os.IsNotExist(err), "files gone: %v", err)
+	v, err := e.db.StoredVerification(ctx, e.org.ID, id)
+	require.NoError(t, err)
+	require.NotNil(t, v.ErasedAt)
+	assert.NotContains(t, string(v.Result), "front_url")
+	n, err = e.srv.SweepRetention(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 0, n, "erased once")
+
+	log, err := e.db.AuditLog(ctx, e.org.ID, server.AuditFilter{Action: "verification.erased"})
+	require.NoError(t, err)
+	require.Len(t, log, 1)
+	assert.Equal(t, "retention", log[0].Actor)
+	assert.Equal(t, id, log[0].ObjectID)
+}

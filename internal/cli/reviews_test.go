@@ -135,6 +135,29 @@ func TestReviewsCommands(t *testing.T) {
 	require.Equal(t, ExitOK, code)
 	assert.Contains(t, out, "different person")
 	assert.Contains(t, out, "rejected")
+
+	code, out, errOut = runCLI(t, "", "audit", "list", "--org", orgArg, "--data", data, "--json")
+	require.Equal(t, ExitOK, code, errOut)
+	var audit struct {
+		Entries []struct {
+			Actor, Action string
+			ObjectID      string `json:"object_id"`
+		} `json:"entries"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &audit))
+	require.Len(t, audit.Entries, 2, out)
+	assert.Equal(t, "review.rejected", audit.Entries[0].Action)
+	assert.Equal(t, id, audit.Entries[0].ObjectID)
+	assert.Contains(t, audit.Entries[0].Actor, "admin-cli:")
+
+	code, out, errOut = runCLI(t, "", "org", "retention", "--org", orgArg, "--days", "90", "--data", data, "--json")
+	require.Equal(t, ExitOK, code, errOut)
+	assert.JSONEq(t, fmt.Sprintf(`{"organisation_id":%d,"retention_days":90}`, org), out)
+	code, _, _ = runCLI(t, "", "org", "retention", "--org", orgArg, "--days", "-3", "--data", data)
+	assert.Equal(t, ExitBadInput, code)
+	code, out, _ = runCLI(t, "", "audit", "list", "--org", orgArg, "--action", "organisation.retention", "--data", data)
+	require.Equal(t, ExitOK, code)
+	assert.Contains(t, out, "organisation.retention")
 }
 
 func contains(list []string, s string) bool {

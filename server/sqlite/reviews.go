@@ -46,7 +46,15 @@ func insertAction(ctx context.Context, tx *sql.Tx, orgID int64, a store.ReviewAc
 	if err != nil {
 		return fmt.Errorf("sqlite: review history: %w", err)
 	}
-	return nil
+	if a.Action == store.ActionQueued {
+		return nil // the system's doing, not a person's: history only
+	}
+	action := "review." + a.Action
+	if a.Action == store.ActionErased {
+		action = "verification.erased"
+	}
+	return insertAudit(ctx, tx, store.AuditEntry{OrganisationID: orgID, Actor: a.Actor, Action: action, ObjectType: "verification",
+		ObjectID: a.VerificationID, Detail: a.Detail, Address: a.Address}, now)
 }
 
 type queryer interface {

@@ -131,4 +131,13 @@ func TestReviewQueueAndDecisions(t *testing.T) {
 	rc, err = db.ReviewCase(ctx, org.ID, inReview)
 	require.NoError(t, err)
 	assert.Len(t, rc.History, 4, "decision and erasure lines kept")
+	log, err := db.AuditLog(ctx, org.ID, store.AuditFilter{})
+	require.NoError(t, err)
+	require.Len(t, log, 3, "assigned, decided, erased (queueing is the system's)")
+	assert.Equal(t, "verification.erased", log[0].Action, "newest first")
+	assert.ErrorContains(t, db.Exec(ctx, "DELETE FROM audit_log"), "append-only")
+	assert.ErrorContains(t, db.Exec(ctx, "UPDATE audit_log SET actor = 'x'"), "append-only")
+	none, err := db.AuditLog(ctx, other.ID, store.AuditFilter{})
+	require.NoError(t, err)
+	assert.Empty(t, none, "another organisation's log is its own")
 }
