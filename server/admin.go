@@ -17,6 +17,9 @@ import (
 type Admin struct {
 	store  Store
 	tokens tokens
+	// Actor names who acts in the audit log ("admin-cli:<user>" for the
+	// CLI); empty is "admin".
+	Actor string
 }
 
 // NewAdmin returns the administration operations over st, signing refresh
@@ -39,7 +42,11 @@ func (a *Admin) CreateOrganisation(ctx context.Context, name string) (Organisati
 	if name == "" || len(name) > 255 {
 		return Organisation{}, idv.Errorf(idv.EInvalid, "organisation name must have 1 to 255 characters")
 	}
-	return a.store.CreateOrganisation(ctx, name)
+	o, err := a.store.CreateOrganisation(ctx, name)
+	if err != nil {
+		return o, err
+	}
+	return o, a.audit(ctx, o.ID, "organisation.created", "organisation", fmt.Sprint(o.ID), name)
 }
 
 // CreateClient adds an active client to an organisation and returns it with
@@ -57,12 +64,16 @@ func (a *Admin) CreateClient(ctx context.Context, orgID int64, name string) (Cli
 	if err := a.store.CreateClient(ctx, c); err != nil {
 		return Client{}, "", err
 	}
-	return c, secret, nil
+	return c, secret, a.audit(ctx, orgID, "client.created", "client", c.ID, name)
 }
 
 // AddUnits credits (or, negative, debits) an organisation's balance.
 func (a *Admin) AddUnits(ctx context.Context, orgID, n int64) (int64, error) {
-	return a.store.AddUnits(ctx, orgID, n, "admin")
+	bal, err := a.store.AddUnits(ctx, orgID, n, "admin")
+	if err != nil {
+		return bal, err
+	}
+	return bal, a.audit(ctx, orgID, "units.added", "organisation", fmt.Sprint(orgID), fmt.Sprint(n))
 }
 
 // CreateWorkflow validates the client secret against the client, validates
@@ -100,6 +111,9 @@ func (a *Admin) CreateWorkflow(ctx context.Context, clientID, secret string, def
 		}
 		return Workflow{}, err
 	}
+	if err := a.audit(ctx, w.OrganisationID, "workflow.created", "workflow", w.ID, def.Name); err != nil {
+		return Workflow{}, err
+	}
 	return a.store.Workflow(ctx, w.ID)
 }
 
@@ -129,7 +143,10 @@ func (a *Admin) EditWorkflow(ctx context.Context, id string, def idv.Workflow) (
 	if errors.Is(err, ErrConflict) {
 		return Workflow{}, ErrWorkflowName
 	}
-	return out, err
+	if err != nil {
+		return out, err
+	}
+	return out, a.audit(ctx, w.OrganisationID, "workflow.updated", "workflow", w.ID, def.Name)
 }
 
 func requiredChecks(w idv.Workflow) []string {
@@ -187,7 +204,11 @@ func (a *Admin) SetWorkflowStatus(ctx context.Context, id, status string) (Workf
 	if status == idv.WorkflowActive {
 		ev = "workflow.activated"
 	}
-	return a.store.UpdateWorkflow(ctx, w, workflowEvent(ev, w))
+	out, err := a.store.UpdateWorkflow(ctx, w, workflowEvent(ev, w))
+	if err != nil {
+		return out, err
+	}
+	return out, a.audit(ctx, w.OrganisationID, "workflow.status", "workflow", w.ID, status)
 }
 
 // RotateRefreshToken gives a workflow a new refresh token and returns the
@@ -210,7 +231,26 @@ func (a *Admin) RotateRefreshToken(ctx context.Context, id string, ttl time.Dura
 		return Workflow{}, err
 	}
 	w.RefreshToken = tok
-	return w, nil
+	return w, a.audit(ctx, w.OrganisationID, "workflow.token_rotated", "workflow", w.ID, "")
+}
+
+// audit writes one audit line for a change just made, when the store
+// keeps an audit log. It runs after the change's own transaction: an
+// error here means the change is made but not logged, and is returned so
+// the operator sees it.
+func (a *Admin) audit(ctx context.Context, org int64, action, typ, id, detail string) error {
+	au, ok := a.store.(Audit)
+	if !ok {
+		return nil
+	}
+	actor := a.Actor
+	if actor == "" {
+		actor = "admin"
+	}
+	if err := au.AddAudit(ctx, AuditEntry{OrganisationID: org, Actor: actor, Action: action, ObjectType: typ, ObjectID: id, Detail: detail}); err != nil {
+		return fmt.Errorf("%s done, but the audit log could not be written: %w", action, err)
+	}
+	return nil
 }
 
 // RefreshTokenExpiry returns when a refresh token's lifetime ends; ok is

@@ -66,6 +66,15 @@ func TestAuthorisationSweep(t *testing.T) {
 	v := e.upload(tokA, msg, part{"front", front}, part{"back", back}, part{"selfie", selfie})
 	require.Equal(t, 200, v.status, string(v.body))
 	vid := v.str("idv_unique_id")
+	// Verifications the owner's requests change: one to erase, two in
+	// review (one to assign, one to decide).
+	other := jpegBytes(t, blocks(99, 480, 300))
+	later := func(rid string, selfie []byte) string {
+		r := e.upload(tokA, e.uploadMessage(e.wfFace, map[string]any{"request_id": rid}), part{"front", front}, part{"back", back}, part{"selfie", selfie})
+		require.Equal(t, 200, r.status, string(r.body))
+		return r.str("idv_unique_id")
+	}
+	vErase, vAssign, vDecide := later("a-erase", selfie), later("a-assign", other), later("a-decide", other)
 	hook := e.call("POST", "/v1/webhooks", tokA, map[string]any{"type": "event_notification", "name": "Orders",
 		"url": e.receiver.URL + "/in", "ca_certificate": e.caPEM, "events": []string{"verification.completed"}})
 	require.Equal(t, 201, hook.status, string(hook.body))
@@ -166,10 +175,27 @@ func TestAuthorisationSweep(t *testing.T) {
 		"POST /v1/webhooks/{id}/validate-certificate": webhookCase("POST", "/v1/webhooks/{id}/validate-certificate", nil, hookRefused),
 		"GET /v1/webhooks/{id}/logs":                  webhookCase("GET", "/v1/webhooks/{id}/logs", nil, hookRefused),
 		"GET /v1/webhooks/{id}/stats":                 webhookCase("GET", "/v1/webhooks/{id}/stats", nil, hookRefused),
+		// Verifications and reviews (issue 19): B never reads, decides or
+		// erases A's; B's queue is its own (empty).
+		"GET /v1/verifications/{id}": {req: func(p principal) *http.Request {
+			return jsonReq("GET", "/v1/verifications/"+vid, p, nil)
+		}, want: hookRefused},
+		"DELETE /v1/verifications/{id}": {req: func(p principal) *http.Request {
+			return jsonReq("DELETE", "/v1/verifications/"+vErase, p, nil)
+		}, want: hookRefused},
+		"GET /v1/reviews": {req: func(p principal) *http.Request {
+			return jsonReq("GET", "/v1/reviews?state=all", p, nil)
+		}, want: map[principal]int{owner: 0, noToken: 401, expired: 401, otherOrg: 0, otherWorkflw: 403}},
+		"POST /v1/verifications/{id}/review/assign": {req: func(p principal) *http.Request {
+			return jsonReq("POST", "/v1/verifications/"+vAssign+"/review/assign", p, map[string]any{"assignee": "ann@example.com"})
+		}, want: hookRefused},
+		"POST /v1/verifications/{id}/review/decision": {req: func(p principal) *http.Request {
+			return jsonReq("POST", "/v1/verifications/"+vDecide+"/review/decision", p, map[string]any{"decision": "approve", "reason": "other", "reviewer": "ann@example.com"})
+		}, want: hookRefused},
 	}
 
 	// A's data that no refused answer may carry.
-	secrets := []string{vid, "/v/" + vid + "/", hookID, e.wfFace.RefreshToken, e.secret}
+	secrets := []string{vid, "/v/" + vid + "/", hookID, e.wfFace.RefreshToken, e.secret, vErase, vAssign, vDecide}
 	var routes []string
 	for _, r := range e.srv.Routes() {
 		routes = append(routes, r.Method+" "+r.Path)
@@ -201,6 +227,19 @@ func TestAuthorisationSweep(t *testing.T) {
 			})
 			checked++
 		}
+	}
+	// The refused principals changed nothing: one line per owner action.
+	for id, want := range map[string][]string{vAssign: {"queued", "assigned"}, vDecide: {"queued", "approved"}} {
+		c, err := e.admin.ReviewCase(ctx, e.org.ID, id)
+		require.NoError(t, err)
+		var got []string
+		for _, a := range c.History {
+			got = append(got, a.Action)
+			if a.Action != "queued" {
+				assert.Contains(t, a.Actor, e.client.ID, "only A's client acted")
+			}
+		}
+		assert.Equal(t, want, got)
 	}
 	t.Logf("authorisation sweep: %d routes x %d principals = %d answers checked", len(routes), len(principals), checked)
 	assert.Len(t, cases, len(routes), "a case for a route that is not registered")

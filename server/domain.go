@@ -17,6 +17,10 @@ type (
 	// backend that the start-up sweep uses.
 	FileSweeper        = store.FileSweeper
 	VerificationFinder = store.VerificationFinder
+	// Audit is the optional audit log and retention setting.
+	Audit       = store.Audit
+	AuditEntry  = store.AuditEntry
+	AuditFilter = store.AuditFilter
 )
 
 // Store errors.

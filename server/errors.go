@@ -18,7 +18,7 @@ const (
 	CodeForbidden         = 403 // client_id is not the token's owner
 	CodeNotFound          = 404 // unknown path; unknown workflow, Draft/Archived, or another client's
 	CodeNotAllowed        = 405 // HTTP method not allowed on the path
-	CodeRequestConflict   = 409 // request_id already used for a different request (other workflow, config, fields or images)
+	CodeRequestConflict   = 409 // request_id already used for a different request; a review decision on a case that is decided or not in review
 	CodePayloadTooLarge   = 413 // bytes per file/request or pixels per image over the limit
 	CodeUnreadableImage   = 415 // a capture is not a JPEG or PNG that decodes whole
 	CodeUnknownConfig     = 422 // config unknown, or not among the workflow's document types

@@ -232,6 +232,9 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 	} else if ws, ok := st.(webhook.Store); ok {
 		s.mountWebhooks(webhook.NewService(ws, webhook.NewSender(nil, &webhook.Guard{})))
 	}
+	if rv, ok := st.(Reviews); ok {
+		s.mountReviews(rv)
+	}
 	s.mux.Handle("/", s.instrument("not_found", func(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, apiErr(CodeNotFound, "no such path"), requestIDFrom(r.Context()))
 	}))

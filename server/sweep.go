@@ -80,3 +80,33 @@ func trimSlash(s string) string {
 	}
 	return s
 }
+
+// retentionBatch is how many expired verifications one query returns; the
+// sweep repeats until none is left.
+const retentionBatch = 500
+
+// SweepRetention erases the images and personal fields of verifications
+// completed longer ago than their organisation's retention (docs/reviews.md),
+// each as DELETE /v1/verifications/{id} would, with the actor "retention".
+// tambua serve runs it at start and every hour with SweepFiles. It returns
+// how many it erased.
+func (s *Server) SweepRetention(ctx context.Context) (int, error) {
+	au, ok := s.store.(Audit)
+	rv, ok2 := s.store.(Reviews)
+	if !ok || !ok2 {
+		return 0, nil
+	}
+	n := 0
+	for {
+		expired, err := au.ExpiredVerifications(ctx, s.cfg.Now(), retentionBatch)
+		if err != nil || len(expired) == 0 {
+			return n, err
+		}
+		for _, e := range expired {
+			if err := s.erase(ctx, rv, e.OrganisationID, e.VerificationID, ReviewAction{Actor: "retention"}); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+}

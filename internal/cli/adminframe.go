@@ -44,6 +44,9 @@ func (c *adminCommand) parse(args []string, max int) ([]string, error) {
 // open opens the data folder's store.
 func (c *adminCommand) open(ctx context.Context) (*sqlite.DB, *server.Admin, error) {
 	st, admin, _, err := openData(ctx, *c.data)
+	if admin != nil {
+		admin.Actor = cliActor("")
+	}
 	return st, admin, err
 }
 

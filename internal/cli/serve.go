@@ -162,6 +162,11 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		} else if sw.StoreOnly+sw.Temp > 0 {
 			log.Info("expired files removed", "store_only", sw.StoreOnly, "temp_files", sw.Temp)
 		}
+		if n, err := srv.SweepRetention(ctx); err != nil {
+			log.Error("retention sweep", "error", err)
+		} else if n > 0 {
+			log.Info("verifications erased by retention", "count", n)
+		}
 	}
 	sweep()
 	go func() {

@@ -511,6 +511,11 @@ func (db *DB) CompleteVerification(ctx context.Context, v store.Verification, ev
 		if n, _ := res.RowsAffected(); n != 1 {
 			return fmt.Errorf("sqlite: verification %s has no pending claim: %w", v.ID, store.ErrNotFound)
 		}
+		if v.Decision == "review" {
+			if err := queueReview(ctx, tx, v, now); err != nil {
+				return err
+			}
+		}
 		before, err := scanOrg(tx.QueryRowContext(ctx, "SELECT "+orgColumns+" FROM organisations WHERE id = ?", v.OrganisationID))
 		if err != nil {
 			return err

@@ -88,6 +88,9 @@ type Verification struct {
 	Files       map[string]string
 	CreatedAt   time.Time
 	CompletedAt time.Time
+	// ErasedAt is when its images and personal fields were erased
+	// (Reviews.EraseVerification); nil while they are kept.
+	ErasedAt *time.Time
 }
 
 // Event is an outbox row: an event to deliver to webhooks later.

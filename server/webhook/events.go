@@ -121,6 +121,19 @@ type VerificationCompleted struct {
 	ProcessingTimeMS int64              `json:"processing_time_ms"`
 	Result           VerificationResult `json:"result"`
 	Metadata         map[string]any     `json:"metadata"`
+	// Review is set when a reviewer's approval sent the event (issue 19).
+	Review *ReviewOutcome `json:"review,omitempty"`
+}
+
+// ReviewOutcome is the review object of a verification.completed or
+// verification.failed sent by a manual review decision.
+type ReviewOutcome struct {
+	// Decision is "approved" or "rejected".
+	Decision string `json:"decision"`
+	// Reason is one of the documented reason codes (docs/webhooks.md).
+	Reason    string `json:"reason"`
+	Reviewer  string `json:"reviewer"`
+	DecidedAt string `json:"decided_at"`
 }
 
 // VerificationFailed is the data of verification.failed.
@@ -133,6 +146,8 @@ type VerificationFailed struct {
 	Confidence     float64 `json:"confidence"`
 	Threshold      float64 `json:"threshold"`
 	UnitsConsumed  int64   `json:"units_consumed"`
+	// Review is set when a reviewer's rejection sent the event (issue 19).
+	Review *ReviewOutcome `json:"review,omitempty"`
 }
 
 // VerificationStarted is the data of verification.started (the request
