@@ -102,10 +102,14 @@ func docType(c *idv.Case, in inputs) layerResult {
 		want := strings.TrimRight(d.MRZ.DocumentCode, "<")
 		got := strings.TrimRight(m.DocumentCode, "<")
 		ok := want == "" || got != "" && got[0] == want[0]
-		if !d.Generic() && d.Country != "" && strings.TrimRight(m.IssuingState, "<") != strings.TrimRight(d.Country, "<") {
+		// Issuers do not always write their own ICAO code as the issuing
+		// state (Kenyan ID cards write KYA, with nationality KEN): either
+		// of the two naming the definition's country will do.
+		country := strings.TrimRight(d.Country, "<")
+		if !d.Generic() && country != "" && strings.TrimRight(m.IssuingState, "<") != country && strings.TrimRight(m.Nationality, "<") != country {
 			ok = false
 			lr.findings = append(lr.findings, finding{code: CodeTypeMismatch,
-				note: fmt.Sprintf("the MRZ names issuer %s, the definition %s", m.IssuingState, d.Country)})
+				note: fmt.Sprintf("the MRZ names issuer %s and nationality %s, the definition %s", m.IssuingState, m.Nationality, d.Country)})
 		} else if !ok {
 			lr.findings = append(lr.findings, finding{code: CodeTypeMismatch,
 				note: fmt.Sprintf("the MRZ document code %s is not the definition's %s", m.DocumentCode, d.MRZ.DocumentCode)})

@@ -31,11 +31,13 @@ const (
 // (docs/docauth.md has the figures).
 const (
 	// maxGreyChroma: the card's colour spread (opponent-channel standard
-	// deviation after removing the overall colour cast) at or under which
-	// the card is taken for a black-and-white copy. On seed 17 the B/W
-	// copies measured 0.7 to 2.7, genuine cards 8.8 (the pale green Kenyan
-	// passport page) and up; 4.5 is about the geometric middle.
-	maxGreyChroma = 4.5
+	// deviation around the local tint, localColourSpread) at or under
+	// which the card is taken for a black-and-white copy. On seed 17 (easy
+	// and medium) the B/W copies measured 0.65 to 2.88, every other card
+	// 4.03 (a photo swap on a pale passport page) and up; 3.4 is about
+	// the geometric middle. The global spread (colourSpread) separated
+	// less well (4.80 against 5.96): lights of changing colour inflate it.
+	maxGreyChroma = 3.4
 	// minFlatShare: the share of 8x8 blocks of the capture that are
 	// perfectly flat (standard deviation under flatStd) above which the
 	// image is taken for a screenshot or a digital composite: a camera's
@@ -56,14 +58,14 @@ func substrate(in inputs) layerResult {
 		lr.skipped = "no front capture to examine"
 		return lr
 	}
-	chroma := colourSpread(in.front)
+	chroma := localColourSpread(in.front)
 	flat := flatShare(in.capture)
 	lr.stats["chroma_spread"] = round3(chroma)
 	lr.stats["flat_block_share"] = round3(flat)
 	// Each cue's margin over its operating point, mapped to 0..1 (0.5 at
 	// the operating point), so paper_score says how clearly the capture
 	// looks like a physical original.
-	colourOK := sigmoid((chroma - maxGreyChroma) / 1.5)
+	colourOK := sigmoid((chroma - maxGreyChroma) / 0.5)
 	cameraOK := sigmoid((minFlatShare - flat) / 0.03)
 	lr.paper = math.Min(colourOK, cameraOK)
 	lr.score = lr.paper
@@ -166,4 +168,38 @@ func lumaPlane(img image.Image) (pix []uint8, w, h, stride int) {
 		pix[i] = uint8((299*int(p[0]) + 587*int(p[1]) + 114*int(p[2])) / 1000)
 	}
 	return pix, w, h, w
+}
+
+// localColourSpread is colourSpread with the mean tint removed per cell of
+// a 8x5 grid instead of once: a light whose colour changes across the card
+// (a warm lamp on one side, daylight on the other) gives a B/W copy a
+// spread of tints, but within a cell it is nearly one tint.
+func localColourSpread(img image.Image) float64 {
+	n := imaging.Clone(img)
+	b := n.Bounds()
+	mx, my := b.Dx()/25, b.Dy()/25
+	const gx, gy = 8, 5
+	cw, ch := (b.Dx()-2*mx)/gx, (b.Dy()-2*my)/gy
+	if cw < 2 || ch < 2 {
+		return colourSpread(img)
+	}
+	var total, cells float64
+	for cy := 0; cy < gy; cy++ {
+		for cx := 0; cx < gx; cx++ {
+			var s1, s2, q1, q2, cnt float64
+			for y := my + cy*ch; y < my+(cy+1)*ch; y += 2 {
+				row := n.Pix[y*n.Stride:]
+				for x := mx + cx*cw; x < mx+(cx+1)*cw; x += 2 {
+					p := row[4*x:]
+					r, g, bl := float64(p[0]), float64(p[1]), float64(p[2])
+					rg, yb := r-g, (r+g)/2-bl
+					s1, s2, q1, q2, cnt = s1+rg, s2+yb, q1+rg*rg, q2+yb*yb, cnt+1
+				}
+			}
+			v := math.Max(0, q1/cnt-(s1/cnt)*(s1/cnt)) + math.Max(0, q2/cnt-(s2/cnt)*(s2/cnt))
+			total += v
+			cells++
+		}
+	}
+	return math.Sqrt(total / cells)
 }
