@@ -6,11 +6,13 @@ import (
 	"os"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/tambua/tambua/checks/docauth"
 	_ "github.com/tambua/tambua/checks/standard"
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/synth"
 	"github.com/tambua/tambua/internal/testdata"
 )
 
@@ -18,7 +20,13 @@ import (
 // one capture pair, as a workflow would.
 func verify(t *testing.T, config string, front, back []byte) (*idv.Result, docauth.Section) {
 	t.Helper()
-	eng := idv.New(idv.WithDefinitions(docdefs.Default()))
+	return verifyAt(t, config, front, back, time.Now())
+}
+
+// verifyAt is verify on the given day.
+func verifyAt(t *testing.T, config string, front, back []byte, now time.Time) (*idv.Result, docauth.Section) {
+	t.Helper()
+	eng := idv.New(idv.WithDefinitions(docdefs.Default()), idv.WithClock(func() time.Time { return now }))
 	t.Cleanup(func() { eng.Close() })
 	wf := &idv.Workflow{Name: "docauth test", DocumentTypes: []string{config}, Checks: []idv.CheckSpec{
 		{Name: idv.CheckOCR}, {Name: idv.CheckMRZ}, {Name: idv.CheckDocAuth}}}
@@ -65,5 +73,38 @@ func TestExpiredSpecimenPassport(t *testing.T) {
 	}
 	if res.Decision == idv.Accept {
 		t.Error("an expired passport was accepted")
+	}
+}
+
+// TestSyntheticCaptures renders a genuine capture, a B/W photocopy and a
+// screenshot of the held-out seed and runs the whole chain on them: the
+// genuine one passes, the copies do not.
+func TestSyntheticCaptures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders and reads three documents")
+	}
+	testdata.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
+	defs := docdefs.Default().All()
+	gen, err := synth.New(synth.Options{Definitions: defs, Seed: 1017, Difficulty: synth.Easy, Attacks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"": docauth.DecisionPass, synth.AttackPhotocopy: docauth.DecisionFail, synth.AttackScreenshot: docauth.DecisionFail}
+	done := map[string]bool{}
+	for i := 0; len(done) < len(want) && i < 4*len(defs)*len(synth.AttackKinds); i++ {
+		kind := gen.AttackFor(i)
+		if _, ok := want[kind]; !ok || done[kind] {
+			continue
+		}
+		s, err := gen.Sample(context.Background(), i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The corpus is valid on its reference date, not necessarily today.
+		_, sec := verifyAt(t, s.Truth.Config, s.Front, s.Back, synth.ReferenceDate)
+		done[kind] = true
+		if sec.Decision != want[kind] {
+			t.Errorf("sample %d (%s, %q): %s %v, want %s; stats %v", i, s.Truth.Config, kind, sec.Decision, sec.ReasonCodes, want[kind], sec.SubstrateStats)
+		}
 	}
 }

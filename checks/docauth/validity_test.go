@@ -93,3 +93,27 @@ func TestJudge(t *testing.T) {
 		})
 	}
 }
+
+func TestCrossCheck(t *testing.T) {
+	def := &idv.DocumentDefinition{Fields: []idv.FieldDef{
+		{Name: "passport_number", MRZ: "document_number"}, {Name: "date_of_birth", MRZ: "date_of_birth"}}}
+	m := &idv.MRZData{DocumentNumber: "8QU4SN12", DateOfBirth: "1975-03-28", AllChecksPass: true}
+	for _, tc := range []struct {
+		name     string
+		fields   map[string]string
+		conflict bool
+	}{
+		{"agree", map[string]string{"passport_number": "8QU4SN12", "date_of_birth": "28.03.1975"}, false},
+		{"one character of a long number is OCR's", map[string]string{"passport_number": "8QU45SN12", "date_of_birth": "28.03.1975"}, false},
+		{"two characters are not", map[string]string{"passport_number": "8QU45SN13", "date_of_birth": "28.03.1975"}, true},
+		{"a date must agree exactly", map[string]string{"passport_number": "8QU4SN12", "date_of_birth": "28.03.1976"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lr := crossCheck(inputs{def: def, mrz: m, fields: tc.fields,
+				quality: &idv.OCRQuality{Conflicts: []string{"passport_number"}}})
+			if got := len(lr.findings) > 0; got != tc.conflict {
+				t.Errorf("findings %+v, want conflict=%v", lr.findings, tc.conflict)
+			}
+		})
+	}
+}
