@@ -254,7 +254,6 @@ func meanDur(ds []time.Duration) time.Duration {
 	return s / time.Duration(len(ds))
 }
 
-
 func topReasons(m map[string]int, n int) string {
 	type kv struct {
 		k string
