@@ -41,10 +41,15 @@ func mrzLayer(in inputs) layerResult {
 		}
 	}
 	if len(failing) > 0 || !m.AllChecksPass {
-		// Misreads fail check digits too, so this alone sends to review;
-		// it never passes.
-		lr.score = 0
+		// Misreads fail check digits too (genuine medium captures of seed
+		// 17 did), so this alone sends to review and scores "unknown"
+		// (0.5), not "forged": it never passes, and does not fail alone.
+		lr.score = 0.5
 		lr.findings = append(lr.findings, finding{code: CodeMRZChecksFailed, note: "failing: " + strings.Join(failing, ", ")})
+	}
+	if !m.AllChecksPass {
+		// The logic of a misread zone says nothing.
+		return lr
 	}
 	var bad []string
 	if c := strings.TrimRight(m.DocumentCode, "<"); c == "" || !strings.ContainsRune("PIACV", rune(c[0])) {
@@ -189,7 +194,9 @@ func crossCheck(in inputs) layerResult {
 	}
 	lr.score = (float64(compared-len(conflicts)-tolerated) + 0.5*float64(tolerated)) / float64(compared)
 	if len(conflicts) > 0 {
-		lr.score = 0
+		// A misread or an edit: a person must look; "unknown", not
+		// "forged", so it does not fail alone.
+		lr.score = 0.5
 		lr.findings = append(lr.findings, finding{code: CodeFieldMismatch, note: strings.Join(conflicts, "; ")})
 	}
 	return lr

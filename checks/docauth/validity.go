@@ -37,16 +37,21 @@ type dates struct {
 func collectDates(m *idv.MRZData, fields map[string]string) dates {
 	var ds dates
 	if m != nil {
-		if t, ok := isoDay(m.DateOfBirth); ok {
-			ds.birth = &dated{t, "mrz", m.Checks["date_of_birth"]}
-		} else {
-			ds.unreal = append(ds.unreal, "mrz.date_of_birth")
+		// An MRZ date counts only when its own check digit passes: a
+		// failing digit means the date, or its digit, was misread.
+		if m.Checks["date_of_birth"] {
+			if t, ok := isoDay(m.DateOfBirth); ok {
+				ds.birth = &dated{t, "mrz", true}
+			} else {
+				ds.unreal = append(ds.unreal, "mrz.date_of_birth")
+			}
 		}
-		if t, ok := isoDay(m.DateOfExpiry); ok {
-			ds.expiry = &dated{t, "mrz", m.Checks["date_of_expiry"]}
-		} else {
-			// Every MRZ format carries an expiry: empty means unreadable.
-			ds.unreal = append(ds.unreal, "mrz.date_of_expiry")
+		if m.Checks["date_of_expiry"] {
+			if t, ok := isoDay(m.DateOfExpiry); ok {
+				ds.expiry = &dated{t, "mrz", true}
+			} else {
+				ds.unreal = append(ds.unreal, "mrz.date_of_expiry")
+			}
 		}
 	}
 	printed := func(name string, into **dated) {
