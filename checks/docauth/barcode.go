@@ -61,7 +61,7 @@ func barcode(ctx context.Context, in inputs) layerResult {
 		lr.skipped = "the declared QR code did not decode (" + CodeBarcodeUnreadable + ")"
 		return lr
 	}
-	text := strings.ToUpper(res.GetText())
+	text := res.GetText()
 	compared, agreed := 0, 0
 	var missing []string
 	for _, name := range bd.Fields {
@@ -92,7 +92,7 @@ func barcode(ctx context.Context, in inputs) layerResult {
 // containsValue: the printed value appears in the barcode text, a date
 // (DD.MM.YYYY) also as YYYY-MM-DD, YYYYMMDD or DDMMYYYY.
 func containsValue(text, v string) bool {
-	v = strings.ToUpper(v)
+	text, v = strings.ToUpper(text), strings.ToUpper(v)
 	if strings.Contains(text, v) {
 		return true
 	}
