@@ -6,6 +6,7 @@ import (
 
 	"github.com/tambua/tambua/checks/internal/mrzdata"
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/textdist"
 )
 
 // Finding codes of the content layers (section reason_codes).
@@ -167,7 +168,7 @@ func crossCheck(in inputs) layerResult {
 		}
 		compared++
 		seen[f.Name] = true
-		if mv != pv && f.MRZ == "document_number" && len(mv) >= 6 && editDistance(mv, pv) <= 1 {
+		if mv != pv && f.MRZ == "document_number" && len(mv) >= 6 && textdist.Levenshtein(mv, pv) <= 1 {
 			// One character dropped, added or changed in a long number is
 			// what OCR does to genuine print (8QU45SN read for 8QU4SN on
 			// seed 1017); dates and sex must agree exactly. A forger who
@@ -228,24 +229,3 @@ func mean(xs []float64) float64 {
 }
 
 func clamp01(v float64) float64 { return max(0, min(1, v)) }
-
-// editDistance is the Levenshtein distance of two short strings.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
