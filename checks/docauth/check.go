@@ -107,6 +107,10 @@ type Section struct {
 	SkippedWhy     map[string]string  `json:"skipped_why"`
 	Layers         map[string]Layer   `json:"layers"`
 	SubstrateStats map[string]float64 `json:"substrate_stats,omitempty"`
+	// MRZSource says which reading of the MRZ the layers used:
+	// mrz_parsing, ocr_extraction, document_authenticity (read again) or
+	// unverified (no reading whose check digits pass); "" without one.
+	MRZSource string `json:"mrz_source"`
 }
 
 // Scores is the spec's scores object.
@@ -191,6 +195,7 @@ func (k *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	}
 	if in.mrz != nil {
 		sec.Scores.MRZAllChecks = in.mrz.AllChecksPass
+		sec.MRZSource = in.mrzFrom
 	}
 	c.SetSection("document_authenticity", sec)
 	return out, nil
@@ -262,29 +267,45 @@ func (k *Check) findMRZ(ctx context.Context, c *idv.Case, in inputs) (*idv.MRZDa
 	if in.def.MRZ == nil {
 		return nil, ""
 	}
+	var first *idv.MRZData
 	if txt, ok := idv.ValueMRZText.Get(c); ok && txt != "" {
 		if m, err := mrz.ParseText(txt, mrz.Options{Now: c.Now, Repair: true}); err == nil {
-			return mrzdata.From(m), "ocr_extraction"
+			if m.AllChecksPass {
+				return mrzdata.From(m), "ocr_extraction"
+			}
+			first = mrzdata.From(m)
 		}
 	}
+	// No reading, or one whose check digits fail: read the band again,
+	// in the definition's zone and then on the whole side, as mrz_parsing
+	// does; a reading whose digits pass wins (OCR's reading of ke_passport
+	// medium captures of seed 1017 failed where the band reads cleanly).
 	side := in.front
 	if in.def.MRZ.Zone.Side == "back" {
 		side = in.back
 	}
-	if side == nil {
-		return nil, ""
-	}
-	rd, err := k.mrz.Read(ctx, vision.Crop(side, grow(in.def.MRZ.Zone)))
-	if err != nil {
-		if rd, err = k.mrz.Read(ctx, side); err != nil {
-			return nil, ""
+	if side != nil {
+		for _, img := range []image.Image{vision.Crop(side, grow(in.def.MRZ.Zone)), side} {
+			rd, err := k.mrz.Read(ctx, img)
+			if err != nil {
+				continue
+			}
+			m, err := mrz.Parse(rd.Lines, mrz.Options{Now: c.Now, Repair: true})
+			if err != nil {
+				continue
+			}
+			if m.AllChecksPass {
+				return mrzdata.From(m), "document_authenticity"
+			}
+			if first == nil {
+				first = mrzdata.From(m)
+			}
 		}
 	}
-	m, err := mrz.Parse(rd.Lines, mrz.Options{Now: c.Now, Repair: true})
-	if err != nil {
+	if first == nil {
 		return nil, ""
 	}
-	return mrzdata.From(m), "document_authenticity"
+	return first, "unverified"
 }
 
 // grow widens a zone by half its height each way, for rectification error.
