@@ -8,6 +8,7 @@ import (
 	"image"
 	_ "image/jpeg" // captures arrive as JPEG or PNG
 	_ "image/png"
+	"time"
 
 	"github.com/tambua/tambua/checks/internal/mrzdata"
 	"github.com/tambua/tambua/idv"
@@ -18,6 +19,9 @@ import (
 const (
 	ReasonChecksFailed = "mrz_checks_failed"
 	ReasonNotFound     = "mrz_not_found"
+	// FlagExpired: the MRZ's expiry, vouched for by its check digit, has
+	// passed.
+	FlagExpired = "mrz_document_expired"
 )
 
 func init() {
@@ -128,6 +132,12 @@ func (ck *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 		// informational, the check digits decide.
 		flags = append(flags, "mrz_format_unexpected")
 	}
+	if expired(m, c.Now) {
+		// Judging validity is document_authenticity's (doc_expired fails
+		// it); without that check in the workflow the flag still tells the
+		// integrator. See docs/docauth.md.
+		flags = append(flags, FlagExpired)
+	}
 	if !m.AllChecksPass {
 		out := idv.Failed(ReasonChecksFailed)
 		out.Pieces, out.Flags = pieces, flags
@@ -160,6 +170,17 @@ func section(m *mrz.MRZ) map[string]any {
 		"checks":          m.Checks.Map(),
 		"repaired":        m.Repaired,
 	}
+}
+
+// expired tells whether the expiry, with a passing check digit, lies
+// before the day of now.
+func expired(m *mrz.MRZ, now time.Time) bool {
+	if m.Checks.DateOfExpiry == nil || !*m.Checks.DateOfExpiry {
+		return false
+	}
+	t, err := time.Parse("2006-01-02", m.DateOfExpiry)
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	return err == nil && t.Before(day)
 }
 
 func sideOf(slot string) string {

@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -130,5 +131,31 @@ func TestCheckRegistered(t *testing.T) {
 	}
 	if c.Cost() != 1 || c.Name() != idv.CheckMRZ {
 		t.Fatalf("check %s costs %d", c.Name(), c.Cost())
+	}
+}
+
+// TestCheckFlagsExpiry: the Utopia specimen expires on 2012-04-15; the
+// check flags it after that day and not before, and still passes it
+// (judging validity is document_authenticity's).
+func TestCheckFlagsExpiry(t *testing.T) {
+	testdata.Need(t, mrz.DefaultFont, "OCR-B font (fonts-ocr-b)")
+	ck := NewCheck(mrz.NewReader())
+	for _, tc := range []struct {
+		now     time.Time
+		flagged bool
+	}{
+		{time.Date(2012, 4, 15, 12, 0, 0, 0, time.UTC), false},
+		{time.Date(2012, 4, 16, 0, 0, 0, 0, time.UTC), true},
+		{time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC), true},
+	} {
+		c := idv.NewCase(map[string]idv.Image{idv.SlotFront: {Data: specimenBytes(t, "passeye_passport-td3.jpg")}})
+		c.Now = tc.now
+		out, err := ck.Run(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Status != idv.StatusPassed || slices.Contains(out.Flags, FlagExpired) != tc.flagged {
+			t.Errorf("on %s: status %s flags %v, want passed and flagged=%v", tc.now.Format("2006-01-02"), out.Status, out.Flags, tc.flagged)
+		}
 	}
 }

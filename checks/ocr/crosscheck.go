@@ -16,42 +16,7 @@ func MRZData(m *mrzpkg.MRZ) *idv.MRZData { return mrzdata.From(m) }
 // MRZValue is the value of the parsed MRZ field name (a FieldDef's MRZ:
 // document_number, surname...) in the normalised form of combined: dates
 // DD.MM.YYYY, fillers as spaces. "" when the MRZ does not carry it.
-func MRZValue(m *idv.MRZData, name string) string {
-	clean := func(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, "<", " ")), " ") }
-	iso := func(s string) string {
-		if len(s) != 10 {
-			return ""
-		}
-		return s[8:10] + "." + s[5:7] + "." + s[0:4]
-	}
-	switch name {
-	case "document_code":
-		return clean(m.DocumentCode)
-	case "document_number":
-		return clean(m.DocumentNumber)
-	case "date_of_birth":
-		return iso(m.DateOfBirth)
-	case "date_of_expiry":
-		return iso(m.DateOfExpiry)
-	case "sex":
-		if m.Sex == "M" || m.Sex == "F" || m.Sex == "X" {
-			return m.Sex
-		}
-	case "surname":
-		return clean(m.Surname)
-	case "given_names":
-		return clean(m.GivenNames)
-	case "full_name":
-		return strings.TrimSpace(clean(m.GivenNames) + " " + clean(m.Surname))
-	case "nationality":
-		return clean(m.Nationality)
-	case "issuing_state":
-		return clean(m.IssuingState)
-	case "personal_number", "optional_data":
-		return clean(m.OptionalData)
-	}
-	return ""
-}
+func MRZValue(m *idv.MRZData, name string) string { return mrzdata.Value(m, name) }
 
 // checked tells whether a check digit covers the MRZ field: the document
 // number, the dates, and the optional data or personal number (its own

@@ -29,11 +29,11 @@ const Name = idv.CheckOCR
 
 // ValueQuality is where the check leaves its measure of the capture
 // (the ocr_quality object) for document_authenticity and reviewers.
-var ValueQuality = idv.NewKey[Quality]("ocr.quality")
+var ValueQuality = idv.ValueOCRQuality
 
 // ValueMRZText is the MRZ text read from the card, for checks that want the
 // printed MRZ without reading it again.
-var ValueMRZText = idv.NewKey[string]("ocr.mrz_text")
+var ValueMRZText = idv.ValueMRZText
 
 func init() {
 	idv.Register(Name, func(s idv.Settings) (idv.Check, error) {
@@ -108,15 +108,8 @@ func (k *Check) tess() *pool {
 	return k.pool
 }
 
-// Quality is the ocr_quality object.
-type Quality struct {
-	Score      float64  `json:"score"`
-	Coverage   float64  `json:"coverage"`
-	Agreement  float64  `json:"agreement"`
-	MRZTrusted bool     `json:"mrz_trusted"`
-	Conflicts  []string `json:"conflicts"`
-	Unread     []string `json:"unread"`
-}
+// Quality is the ocr_quality object (declared in idv for document_authenticity).
+type Quality = idv.OCRQuality
 
 // Extraction is everything the check reads from one verification's
 // captures.

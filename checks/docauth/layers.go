@@ -1,0 +1,231 @@
+package docauth
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tambua/tambua/checks/internal/mrzdata"
+	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/textdist"
+)
+
+// Finding codes of the content layers (section reason_codes).
+const (
+	CodeMRZChecksFailed = "doc_mrz_checks_failed"
+	CodeMRZLogic        = "doc_mrz_logic_invalid"
+	CodeMRZUnreadable   = "doc_mrz_unreadable"
+	CodeTypeMismatch    = "doc_type_mismatch"
+	CodeTypeUnconfirmed = "doc_type_unconfirmed"
+	CodeFieldMismatch   = "doc_field_mismatch"
+)
+
+// mrzLayer: the check digits (each field's and the composite) and the
+// logic of the zone: a document code, sex and state codes of the right
+// form, real dates (validity judges them against today).
+func mrzLayer(in inputs) layerResult {
+	lr := layerResult{name: layerMRZ, score: 1}
+	if in.def.MRZ == nil {
+		lr.skipped = "the document prints no MRZ"
+		return lr
+	}
+	m := in.mrz
+	if m == nil {
+		lr.score = 0
+		lr.findings = append(lr.findings, finding{code: CodeMRZUnreadable,
+			note: "the definition prints an MRZ on the " + in.def.MRZ.Zone.Side + " but none could be read"})
+		return lr
+	}
+	var failing []string
+	for _, name := range []string{"document_number", "date_of_birth", "date_of_expiry", "optional_data", "composite"} {
+		if ok, has := m.Checks[name]; has && !ok {
+			failing = append(failing, name)
+		}
+	}
+	if len(failing) > 0 || !m.AllChecksPass {
+		// Misreads fail check digits too (genuine medium captures of seed
+		// 17 did), so this alone sends to review and scores "unknown"
+		// (0.5), not "forged": it never passes, and does not fail alone.
+		lr.score = 0.5
+		lr.findings = append(lr.findings, finding{code: CodeMRZChecksFailed, note: "failing: " + strings.Join(failing, ", ")})
+	}
+	if !m.AllChecksPass {
+		// The logic of a misread zone says nothing.
+		return lr
+	}
+	var bad []string
+	if c := strings.TrimRight(m.DocumentCode, "<"); c == "" || !strings.ContainsRune("PIACV", rune(c[0])) {
+		bad = append(bad, "document code "+m.DocumentCode)
+	}
+	if !stateCode(m.IssuingState) {
+		bad = append(bad, "issuing state "+m.IssuingState)
+	}
+	if !stateCode(m.Nationality) {
+		bad = append(bad, "nationality "+m.Nationality)
+	}
+	switch m.Sex {
+	case "M", "F", "X", "<", "":
+	default:
+		bad = append(bad, "sex "+m.Sex)
+	}
+	if len(bad) > 0 {
+		lr.score *= 0.5
+		lr.findings = append(lr.findings, finding{code: CodeMRZLogic, note: strings.Join(bad, ", ")})
+	}
+	return lr
+}
+
+// stateCode: three letters, or letters padded with fillers (D<<).
+func stateCode(s string) bool {
+	if len(s) != 3 || s[0] == '<' {
+		return false
+	}
+	for i := 0; i < 3; i++ {
+		if !(s[i] >= 'A' && s[i] <= 'Z' || s[i] == '<') {
+			return false
+		}
+	}
+	return true
+}
+
+// docType: the document read is the one declared. Evidence: the type the
+// OCR check settled on among those the workflow allows, the MRZ's document
+// code and issuing state against the definition, and how much of the
+// definition's print (its fields at their labels) was read.
+func docType(c *idv.Case, in inputs) layerResult {
+	lr := layerResult{name: layerDocType}
+	d := in.def
+	var parts []float64
+	if got := c.DocumentType(); got != "" && c.Config != "" {
+		if got != c.Config {
+			lr.findings = append(lr.findings, finding{code: CodeTypeMismatch,
+				note: fmt.Sprintf("declared %s, the card reads as %s", c.Config, got)})
+			parts = append(parts, 0)
+		} else {
+			parts = append(parts, 1)
+		}
+	}
+	if m := in.mrz; m != nil && d.MRZ != nil && m.AllChecksPass {
+		want := strings.TrimRight(d.MRZ.DocumentCode, "<")
+		got := strings.TrimRight(m.DocumentCode, "<")
+		ok := want == "" || got != "" && got[0] == want[0]
+		// Issuers do not always write their own ICAO code as the issuing
+		// state (Kenyan ID cards write KYA, with nationality KEN): either
+		// of the two naming the definition's country will do.
+		country := strings.TrimRight(d.Country, "<")
+		if !d.Generic() && country != "" && strings.TrimRight(m.IssuingState, "<") != country && strings.TrimRight(m.Nationality, "<") != country {
+			ok = false
+			lr.findings = append(lr.findings, finding{code: CodeTypeMismatch,
+				note: fmt.Sprintf("the MRZ names issuer %s and nationality %s, the definition %s", m.IssuingState, m.Nationality, d.Country)})
+		} else if !ok {
+			lr.findings = append(lr.findings, finding{code: CodeTypeMismatch,
+				note: fmt.Sprintf("the MRZ document code %s is not the definition's %s", m.DocumentCode, d.MRZ.DocumentCode)})
+		}
+		parts = append(parts, b2f(ok))
+	}
+	if q := in.quality; q != nil {
+		// Half the fields read to their pattern is the floor ocr_extraction
+		// itself uses for "unreadable": below it the print does not show
+		// the definition's layout.
+		if q.Coverage < 0.5 {
+			lr.findings = append(lr.findings, finding{code: CodeTypeUnconfirmed,
+				note: fmt.Sprintf("only %.0f%% of the definition's fields were read", 100*q.Coverage)})
+		}
+		parts = append(parts, clamp01(q.Coverage))
+	}
+	if len(parts) == 0 {
+		lr.skipped = "neither the OCR check's reading nor an MRZ is available"
+		return lr
+	}
+	lr.score = mean(parts)
+	return lr
+}
+
+// crossCheck: the printed fields against the MRZ. A field whose printed
+// value disagrees with a check-digit-verified MRZ has been misread or
+// edited; either way a person must look. The OCR check's own list of
+// conflicts counts too (it compares names as word sets).
+func crossCheck(in inputs) layerResult {
+	lr := layerResult{name: layerCrossCheck}
+	m := in.mrz
+	if m == nil {
+		lr.skipped = "no MRZ to compare the print with"
+		return lr
+	}
+	if !m.AllChecksPass {
+		lr.skipped = "the MRZ's check digits fail, so it cannot vouch for the print"
+		return lr
+	}
+	compared, tolerated := 0, 0
+	var conflicts []string
+	seen := map[string]bool{} // fields compared here
+	for _, f := range in.def.Fields {
+		if f.MRZ == "" || f.Fixed != "" || !dateOrNumber(f.MRZ) {
+			continue
+		}
+		mv, pv := mrzdata.Value(m, f.MRZ), in.fields[f.Name]
+		if mv == "" || pv == "" {
+			continue
+		}
+		compared++
+		seen[f.Name] = true
+		if mv != pv && f.MRZ == "document_number" && len(mv) >= 6 && textdist.Levenshtein(mv, pv) <= 1 {
+			// One character dropped, added or changed in a long number is
+			// what OCR does to genuine print (8QU45SN read for 8QU4SN on
+			// seed 1017); dates and sex must agree exactly. A forger who
+			// changes one character of the number is missed here; the
+			// MRZ's own check digit still vouches for the MRZ's value.
+			tolerated++
+			continue
+		}
+		if mv != pv {
+			conflicts = append(conflicts, fmt.Sprintf("%s printed %q, MRZ %q", f.Name, pv, mv))
+		}
+	}
+	if q := in.quality; q != nil {
+		for _, f := range q.Conflicts {
+			if !seen[f] {
+				conflicts = append(conflicts, f+" conflicts with the MRZ (ocr_extraction)")
+				compared++
+			}
+		}
+	}
+	if compared == 0 {
+		lr.skipped = "no printed field backed by the MRZ was read"
+		return lr
+	}
+	lr.score = (float64(compared-len(conflicts)-tolerated) + 0.5*float64(tolerated)) / float64(compared)
+	if len(conflicts) > 0 {
+		// A misread or an edit: a person must look; "unknown", not
+		// "forged", so it does not fail alone.
+		lr.score = 0.5
+		lr.findings = append(lr.findings, finding{code: CodeFieldMismatch, note: strings.Join(conflicts, "; ")})
+	}
+	return lr
+}
+
+// dateOrNumber: MRZ fields a check digit covers, or the sex: the print
+// and the MRZ must agree character for character.
+func dateOrNumber(name string) bool {
+	switch name {
+	case "document_number", "date_of_birth", "date_of_expiry", "sex":
+		return true
+	}
+	return false
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func mean(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+func clamp01(v float64) float64 { return max(0, min(1, v)) }

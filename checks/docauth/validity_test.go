@@ -1,0 +1,120 @@
+package docauth
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tambua/tambua/idv"
+)
+
+func TestValidity(t *testing.T) {
+	now := time.Date(2026, 6, 1, 15, 0, 0, 0, time.UTC)
+	ok := map[string]bool{"date_of_birth": true, "date_of_expiry": true}
+	bad := map[string]bool{"date_of_birth": true, "date_of_expiry": false}
+	mrzOf := func(dob, exp string, checks map[string]bool) *idv.MRZData {
+		return &idv.MRZData{DateOfBirth: dob, DateOfExpiry: exp, Checks: checks}
+	}
+	for _, tc := range []struct {
+		name   string
+		m      *idv.MRZData
+		fields map[string]string
+		code   string // "" for none
+		fail   bool
+	}{
+		{"valid", mrzOf("1990-01-02", "2030-01-01", ok), map[string]string{"date_of_issue": "01.01.2020"}, "", false},
+		{"expires today is still valid", mrzOf("1990-01-02", "2026-06-01", ok), nil, "", false},
+		{"expired, MRZ checked", mrzOf("1990-01-02", "2026-05-31", ok), nil, ReasonExpired, true},
+		{"a misread expiry (digit fails) is not used", mrzOf("1990-01-02", "2011-08-21", bad), nil, "", false},
+		{"expired print with a misread MRZ expiry", mrzOf("1990-01-02", "2031-08-21", bad), map[string]string{"date_of_expiry": "21.08.2011"}, ReasonExpired, false},
+		{"expired from the print only", nil, map[string]string{"date_of_expiry": "01.01.2020"}, ReasonExpired, false},
+		{"printed expiry yields to a checked MRZ", mrzOf("1990-01-02", "2030-01-01", ok),
+			map[string]string{"date_of_expiry": "01.01.2020"}, "", false},
+		{"issued after expiry", nil, map[string]string{"date_of_issue": "02.01.2025", "date_of_expiry": "01.01.2025"}, ReasonDatesInvalid, false},
+		{"issued before birth", nil, map[string]string{"date_of_birth": "01.01.2000", "date_of_issue": "01.01.1999"}, ReasonDatesInvalid, false},
+		{"issued in the future", nil, map[string]string{"date_of_issue": "01.01.2027"}, ReasonDatesInvalid, false},
+		{"older than 120 at issue", nil, map[string]string{"date_of_birth": "01.01.1890", "date_of_issue": "01.01.2020"}, ReasonDatesInvalid, false},
+		{"unreal MRZ date", mrzOf("", "2030-01-01", ok), nil, ReasonDatesInvalid, false},
+		{"unreal printed date", nil, map[string]string{"date_of_birth": "31.02.1990"}, ReasonDatesInvalid, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lr := validity(collectDates(tc.m, tc.fields), now)
+			var codes []string
+			fail := false
+			for _, f := range lr.findings {
+				codes = append(codes, f.code)
+				fail = fail || f.fail
+			}
+			if tc.code == "" {
+				if len(codes) > 0 {
+					t.Fatalf("findings %v, want none", lr.findings)
+				}
+				return
+			}
+			if !slices.Contains(codes, tc.code) || fail != tc.fail {
+				t.Errorf("findings %+v, want %s fail=%v", lr.findings, tc.code, tc.fail)
+			}
+		})
+	}
+}
+
+func TestJudge(t *testing.T) {
+	good := func(name string) layerResult { return layerResult{name: name, score: 1} }
+	sub := layerResult{name: layerSubstrate, score: 1, medium: MediumOriginal, paper: 1}
+	for _, tc := range []struct {
+		name     string
+		layers   []layerResult
+		decision string
+		reasons  []string
+	}{
+		{"all good", []layerResult{sub, good(layerMRZ), good(layerCrossCheck), good(layerValidity)}, DecisionPass, nil},
+		{"no substrate evidence cannot pass", []layerResult{{name: layerSubstrate, skipped: "x"}, good(layerMRZ), good(layerValidity)},
+			DecisionReview, []string{ReasonBelowBand}},
+		{"expired fails with doc_expired", []layerResult{sub, good(layerMRZ),
+			{name: layerValidity, findings: []finding{{code: ReasonExpired, fail: true}}}}, DecisionFail, []string{ReasonExpired}},
+		{"photocopy fails as not authentic", []layerResult{{name: layerSubstrate, score: 0.01, findings: []finding{{code: CodePhotocopy, fail: true}}},
+			good(layerMRZ), good(layerValidity)}, DecisionFail, []string{ReasonNotAuthentic}},
+		{"failing check digits never pass", []layerResult{sub, {name: layerMRZ, score: 0, findings: []finding{{code: CodeMRZChecksFailed}}},
+			good(layerValidity), good(layerDocType)}, DecisionReview, []string{ReasonBelowBand}},
+		{"low evidence fails", []layerResult{{name: layerSubstrate, score: 0.2}, {name: layerMRZ, score: 0}, {name: layerCrossCheck, score: 0}},
+			DecisionFail, []string{ReasonNotAuthentic}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sec, out := judge(tc.layers, 0.75, DefaultReviewBand)
+			if sec.Decision != tc.decision || !slices.Equal(out.Reasons, tc.reasons) {
+				t.Fatalf("%s %v, want %s %v", sec.Decision, out.Reasons, tc.decision, tc.reasons)
+			}
+			// The engine's threshold rule must agree with the section.
+			if (out.Status == idv.StatusPassed) != (out.Confidence >= 0.75) {
+				t.Errorf("status %s with confidence %v", out.Status, out.Confidence)
+			}
+			if sec.ChecksApplied == nil || sec.ChecksSkipped == nil || sec.ReasonCodes == nil || sec.Notes == nil {
+				t.Error("a list of the section is null")
+			}
+		})
+	}
+}
+
+func TestCrossCheck(t *testing.T) {
+	def := &idv.DocumentDefinition{Fields: []idv.FieldDef{
+		{Name: "passport_number", MRZ: "document_number"}, {Name: "date_of_birth", MRZ: "date_of_birth"}}}
+	m := &idv.MRZData{DocumentNumber: "8QU4SN12", DateOfBirth: "1975-03-28", AllChecksPass: true}
+	for _, tc := range []struct {
+		name     string
+		fields   map[string]string
+		conflict bool
+	}{
+		{"agree", map[string]string{"passport_number": "8QU4SN12", "date_of_birth": "28.03.1975"}, false},
+		{"one character of a long number is OCR's", map[string]string{"passport_number": "8QU45SN12", "date_of_birth": "28.03.1975"}, false},
+		{"two characters are not", map[string]string{"passport_number": "8QU45SN13", "date_of_birth": "28.03.1975"}, true},
+		{"a date must agree exactly", map[string]string{"passport_number": "8QU4SN12", "date_of_birth": "28.03.1976"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lr := crossCheck(inputs{def: def, mrz: m, fields: tc.fields,
+				quality: &idv.OCRQuality{Conflicts: []string{"passport_number"}}})
+			if got := len(lr.findings) > 0; got != tc.conflict {
+				t.Errorf("findings %+v, want conflict=%v", lr.findings, tc.conflict)
+			}
+		})
+	}
+}
