@@ -9,7 +9,9 @@ import (
 	_ "image/jpeg" // captures arrive as JPEG or PNG
 	_ "image/png"
 
+	"github.com/tambua/tambua/checks/internal/mrzdata"
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/mrz"
 )
 
 // Reasons the mrz_parsing check gives.
@@ -20,7 +22,7 @@ const (
 
 func init() {
 	idv.Register(idv.CheckMRZ, func(s idv.Settings) (idv.Check, error) {
-		return NewCheck(NewReader(WithFont(s.Get("ocrb_font", DefaultFont)))), nil
+		return NewCheck(mrz.NewReader(mrz.WithFont(s.Get("ocrb_font", mrz.DefaultFont)))), nil
 	})
 }
 
@@ -28,13 +30,13 @@ func init() {
 // (or the raw capture when no earlier check rectified it), parses it with
 // OCR repair, fills mrz_parsed and leaves the parsed MRZ on the Case.
 type Check struct {
-	reader *Reader
+	reader *mrz.Reader
 }
 
 var _ idv.Check = (*Check)(nil)
 
 // NewCheck returns the check reading with r.
-func NewCheck(r *Reader) *Check { return &Check{reader: r} }
+func NewCheck(r *mrz.Reader) *Check { return &Check{reader: r} }
 
 // Name implements idv.Check.
 func (*Check) Name() string { return idv.CheckMRZ }
@@ -82,17 +84,17 @@ func (ck *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 		}
 		candidates = append(candidates, img)
 	}
-	var rd *Reading
-	var m *MRZ
+	var rd *mrz.Reading
+	var m *mrz.MRZ
 	for _, img := range candidates {
 		r, err := ck.reader.Read(ctx, img)
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, mrz.ErrNotFound) {
 			continue
 		}
 		if err != nil {
 			return idv.Outcome{}, err
 		}
-		parsed, err := Parse(r.Lines, Options{Now: c.Now, Repair: true})
+		parsed, err := mrz.Parse(r.Lines, mrz.Options{Now: c.Now, Repair: true})
 		if err != nil {
 			continue
 		}
@@ -116,8 +118,8 @@ func (ck *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 		}
 		return idv.Failed(ReasonNotFound), nil
 	}
-	c.SetMRZ(m.Data())
-	c.SetSection("mrz_parsed", m.Section())
+	c.SetMRZ(mrzdata.From(m))
+	c.SetSection("mrz_parsed", section(m))
 	pieces := []idv.ScorePiece{{Name: "glyph_correlation", Value: rd.Confidence, Weight: 1,
 		Note: "mean template correlation of the characters read"}}
 	var flags []string
@@ -139,20 +141,9 @@ func (ck *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	return out, nil
 }
 
-// Data converts the parse to the form the Case carries.
-func (m *MRZ) Data() *idv.MRZData {
-	return &idv.MRZData{
-		Format: m.Format, DocumentCode: m.DocumentCode, IssuingState: m.IssuingState,
-		DocumentNumber: m.DocumentNumber, DateOfBirth: m.DateOfBirth, DateOfExpiry: m.DateOfExpiry,
-		Sex: m.Sex, Nationality: m.Nationality, Surname: m.Surname, GivenNames: m.GivenNames,
-		OptionalData: m.OptionalData, OptionalData2: m.OptionalData2,
-		Checks: m.Checks.Map(), AllChecksPass: m.AllChecksPass, Lines: append([]string(nil), m.Lines...),
-	}
-}
-
-// Section is the mrz_parsed result object: the spec's four keys and the
+// section is the mrz_parsed result object: the spec's four keys and the
 // other parsed fields.
-func (m *MRZ) Section() map[string]any {
+func section(m *mrz.MRZ) map[string]any {
 	return map[string]any{
 		"document_number": m.DocumentNumber,
 		"date_of_birth":   m.DateOfBirth,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/mrz"
 )
 
 func specimenBytes(t *testing.T, name string) []byte {
@@ -44,10 +45,13 @@ func blankPNG(t *testing.T) []byte {
 }
 
 func TestCheckRun(t *testing.T) {
-	testdata.Need(t, DefaultFont, "OCR-B font (fonts-ocr-b)")
-	ck := NewCheck(NewReader())
+	testdata.Need(t, mrz.DefaultFont, "OCR-B font (fonts-ocr-b)")
+	ck := NewCheck(mrz.NewReader())
 	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
-	utopia := decodeFile(t, filepath.Join(testdata.Dir(t), "ids", "passeye_passport-td3.jpg"))
+	utopia, _, err := image.Decode(bytes.NewReader(specimenBytes(t, "passeye_passport-td3.jpg")))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name       string
 		images     map[string]idv.Image
@@ -62,15 +66,15 @@ func TestCheckRun(t *testing.T) {
 		{name: "rectified image preferred over the capture", images: map[string]idv.Image{idv.SlotFront: {Data: blankPNG(t)}},
 			derived: utopia, status: idv.StatusPassed, docNumber: "L898902C3"},
 		{name: "rectified image read in the definition's zone", images: map[string]idv.Image{},
-			derived: utopia, definition: &idv.DocumentDefinition{MRZ: &idv.MRZDef{Format: TD3,
+			derived: utopia, definition: &idv.DocumentDefinition{MRZ: &idv.MRZDef{Format: mrz.TD3,
 				Zone: idv.Zone{Side: "front", X: 0.0, Y: 0.78, W: 1, H: 0.2}}},
 			status: idv.StatusPassed, docNumber: "L898902C3"},
-		{name: "a TD3 where the definition expects TD1", images: map[string]idv.Image{idv.SlotFront: {Data: specimenBytes(t, "passeye_passport-td3.jpg")}},
-			definition: &idv.DocumentDefinition{MRZ: &idv.MRZDef{Format: TD1}}, status: idv.StatusPassed, docNumber: "L898902C3"},
+		{name: "a mrz.TD3 where the definition expects mrz.TD1", images: map[string]idv.Image{idv.SlotFront: {Data: specimenBytes(t, "passeye_passport-td3.jpg")}},
+			definition: &idv.DocumentDefinition{MRZ: &idv.MRZDef{Format: mrz.TD1}}, status: idv.StatusPassed, docNumber: "L898902C3"},
 		{name: "check digits printed wrong", images: map[string]idv.Image{idv.SlotFront: {Data: specimenBytes(t, "arg0s_id_cards__Malta_BAD.png")}},
 			status: idv.StatusFailed, reason: ReasonChecksFailed, docNumber: "9999999"},
 		{name: "no MRZ on a document that has one", images: map[string]idv.Image{idv.SlotFront: {Data: blankPNG(t)}},
-			definition: &idv.DocumentDefinition{MRZ: &idv.MRZDef{Format: TD1}}, status: idv.StatusFailed, reason: ReasonNotFound},
+			definition: &idv.DocumentDefinition{MRZ: &idv.MRZDef{Format: mrz.TD1}}, status: idv.StatusFailed, reason: ReasonNotFound},
 		{name: "no MRZ on a document without one", images: map[string]idv.Image{idv.SlotFront: {Data: blankPNG(t)}},
 			definition: &idv.DocumentDefinition{}, status: idv.StatusPassed},
 	} {

@@ -4,8 +4,14 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tambua/tambua/checks/internal/mrzdata"
 	"github.com/tambua/tambua/idv"
+	mrzpkg "github.com/tambua/tambua/mrz"
 )
+
+// MRZData is the parse m in the form the Case carries (for tools that
+// compare a reading with a known MRZ).
+func MRZData(m *mrzpkg.MRZ) *idv.MRZData { return mrzdata.From(m) }
 
 // MRZValue is the value of the parsed MRZ field name (a FieldDef's MRZ:
 // document_number, surname...) in the normalised form of combined: dates

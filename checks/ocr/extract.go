@@ -5,7 +5,8 @@ import (
 
 	"context"
 	"fmt"
-	mrzpkg "github.com/tambua/tambua/checks/mrz"
+	"github.com/tambua/tambua/checks/internal/mrzdata"
+	mrzpkg "github.com/tambua/tambua/mrz"
 	"image"
 	"strings"
 	"sync"
@@ -146,7 +147,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 		// ocr_extraction runs before mrz_parsing: parse what was read here
 		// so the printed fields can be held against it now.
 		if m, err := mrzpkg.ParseText(ex.MRZText, mrzpkg.Options{Now: now, Repair: true}); err == nil {
-			ex.MRZ = m.Data()
+			ex.MRZ = mrzdata.From(m)
 			ex.mrzMatch = mrzOfDefinition(d, ex.MRZ)
 		}
 	}
@@ -392,12 +393,8 @@ func whitelist(f idv.FieldDef) string {
 	return f.Charset
 }
 
-// mrzReader is checks/mrz's OCR-B template reader, shared by every
-// extraction: it renders its glyphs once and is safe for concurrent use.
-var mrzReader = mrzpkg.NewReader()
-
 // readMRZ reads the MRZ band: OCR-B capitals, digits and fillers. The
-// template reader of checks/mrz goes first: it reads every specimen MRZ
+// mrz package's template reader goes first: it reads every specimen MRZ
 // exactly in about 45 ms, where tesseract reads 13 of 20 in about 500 ms
 // and turns runs of fillers into K (docs/mrz.md). A reading it finds only
 // turned (the card is upside down here) gives "", so the caller tries the
@@ -409,7 +406,7 @@ func (k *Check) readMRZ(ctx context.Context, d *idv.DocumentDefinition, card *vi
 	z := d.MRZ.Zone
 	z.X, z.W = max(0, z.X-0.015), min(1, z.X+z.W+0.015)-max(0, z.X-0.015)
 	crop := vision.Crop(card.Image, z)
-	rd, err := mrzReader.Read(ctx, crop)
+	rd, err := k.mrz.Read(ctx, crop)
 	switch {
 	case err == nil && rd.Rotation == 0:
 		return strings.Join(rd.Lines, "\n"), nil

@@ -20,6 +20,7 @@ import (
 
 	"github.com/disintegration/imaging"
 	"github.com/tambua/tambua/idv"
+	mrzpkg "github.com/tambua/tambua/mrz"
 	"github.com/tambua/tambua/vision"
 )
 
@@ -35,12 +36,18 @@ const ValueQuality = "ocr.quality"
 const ValueMRZText = "ocr.mrz_text"
 
 func init() {
-	idv.Register(Name, func(s idv.Settings) (idv.Check, error) { return New(), nil })
+	idv.Register(Name, func(s idv.Settings) (idv.Check, error) {
+		if font := s.Get("ocrb_font", ""); font != "" {
+			return New(WithMRZReader(mrzpkg.NewReader(mrzpkg.WithFont(font)))), nil
+		}
+		return New(), nil
+	})
 }
 
 // Check is the ocr_extraction check. It is safe for concurrent use.
 type Check struct {
 	workers  int
+	mrz      *mrzpkg.Reader
 	once     sync.Once
 	pool     *pool
 	closeErr error
@@ -62,9 +69,23 @@ func WithWorkers(n int) Option {
 	}
 }
 
+// WithMRZReader sets the reader of the MRZ band (default: the mrz
+// package's reader with its default OCR-B font, shared by every Check).
+func WithMRZReader(r *mrzpkg.Reader) Option {
+	return func(c *Check) {
+		if r != nil {
+			c.mrz = r
+		}
+	}
+}
+
+// defaultMRZReader is shared by the Checks built without WithMRZReader: it
+// renders its glyphs once and is safe for concurrent use.
+var defaultMRZReader = mrzpkg.NewReader()
+
 // New returns the check. Tesseract is loaded on first use.
 func New(opts ...Option) *Check {
-	c := &Check{workers: runtime.GOMAXPROCS(0)}
+	c := &Check{workers: runtime.GOMAXPROCS(0), mrz: defaultMRZReader}
 	for _, o := range opts {
 		o(c)
 	}

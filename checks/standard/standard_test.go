@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/tambua/tambua/checks/age"
-	"github.com/tambua/tambua/checks/mrz"
+	"github.com/tambua/tambua/checks/internal/mrzdata"
 	"github.com/tambua/tambua/checks/sanctions"
 	_ "github.com/tambua/tambua/checks/standard"
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/mrz"
 )
 
 // td3 builds a passport MRZ with correct check digits.
@@ -40,7 +41,7 @@ func TestMRZFeedsScreeningAndAge(t *testing.T) {
 	}
 	c := idv.NewCase(nil)
 	c.Now = now
-	c.SetMRZ(m.Data())
+	c.SetMRZ(mrzdata.From(m))
 	c.SetFields([]string{"full_name", "date_of_birth"}, map[string]string{"full_name": "Unreadable", "date_of_birth": ""})
 
 	subj, err := sanctions.SubjectOf(c)

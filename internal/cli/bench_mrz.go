@@ -16,11 +16,12 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/tambua/tambua/checks/mrz"
+	mrzcheck "github.com/tambua/tambua/checks/mrz"
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/degrade"
 	"github.com/tambua/tambua/internal/synth"
+	"github.com/tambua/tambua/mrz"
 	"github.com/tambua/tambua/vision"
 )
 
@@ -303,7 +304,7 @@ func benchSynthMRZ(ctx context.Context, r *mrz.Reader, n int) ([]synthMRZScore, 
 			return nil, err
 		}
 		sc, cc := &mrzScore{}, &mrzScore{}
-		ck := mrz.NewCheck(r)
+		ck := mrzcheck.NewCheck(r)
 		for i := 0; i < n; i++ {
 			smp, err := gen.Sample(ctx, i)
 			if err != nil {

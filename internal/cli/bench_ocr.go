@@ -18,12 +18,12 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/tambua/tambua/checks/mrz"
 	"github.com/tambua/tambua/checks/ocr"
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/cardtest"
 	"github.com/tambua/tambua/internal/synth"
+	"github.com/tambua/tambua/mrz"
 	"github.com/tambua/tambua/vision"
 )
 
@@ -617,7 +617,7 @@ func (s *specimenSummary) add(w io.Writer, name string, b image.Rectangle, ms in
 			vsTruth = "; truth: MRZ exact"
 		}
 		if m, err := mrz.Parse(want, mrz.Options{}); err == nil {
-			wantMRZ = m.Data()
+			wantMRZ = ocr.MRZData(m)
 		}
 	}
 	fmt.Fprintf(w, "%s (%dx%d, %d ms) as %s: outline score %.2f fills-frame %v rotation %d; %s%s; coverage %.2f; reasons %v\n",

@@ -8,9 +8,9 @@ import (
 	"sort"
 	"time"
 
-	"github.com/tambua/tambua/checks/mrz"
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/internal/synth"
+	"github.com/tambua/tambua/mrz"
 )
 
 func init() {

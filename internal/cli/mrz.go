@@ -12,7 +12,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/tambua/tambua/checks/mrz"
+	"github.com/tambua/tambua/mrz"
 	_ "golang.org/x/image/tiff" // the line crops of the benchmark are TIFF
 )
 

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/tambua/tambua/checks/mrz"
 	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/mrz"
 )
 
 // TestMRZParserAccepts feeds the MRZ of every definition that prints one,

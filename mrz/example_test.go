@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tambua/tambua/checks/mrz"
+	"github.com/tambua/tambua/mrz"
 )
 
 func ExampleParseText() {
