@@ -361,6 +361,13 @@ const (
 	cardMarginBot = 0.035
 )
 
+// minLabelEm is the smallest caption a variant prints, in card pixels
+// (12 px/mm): 12 px em is a cap height of 0.72 mm, about 4 pt type, the
+// small print of real cards' captions. The base layout's captions are 18 to
+// 24 px; a variant's shrinking for width or style stops here so every
+// caption stays legible in a capture.
+const minLabelEm = 12
+
 func inside(r frect) bool {
 	return r.x0 >= cardMarginX && r.x1 <= 1-cardMarginX && r.y0 >= cardMarginTop && r.y1 <= 1-cardMarginBot
 }
@@ -407,7 +414,7 @@ func variantLayout(d *idv.DocumentDefinition, side string, p cardPlan, fs *fonts
 			nw := fs.measure(textStyle{font: fp.labelFont, size: fp.label.size, track: fp.track}, fp.label.text)
 			limit := math.Max(bw, fp.value.w*1.3)
 			if nw > limit && nw > 0 {
-				fp.label.size *= limit / nw
+				fp.label.size = math.Max(fp.label.size*limit/nw, minLabelEm)
 			}
 		}
 		lay.fields[name] = fp
@@ -422,10 +429,11 @@ func variantLayout(d *idv.DocumentDefinition, side string, p cardPlan, fs *fonts
 				continue
 			}
 			vsize := fp.value.h * 0.58 / capHeight
-			fp.label.size = math.Min(fp.label.size, vsize*p.smallLabel)
+			fp.label.size = math.Max(math.Min(fp.label.size, vsize*p.smallLabel), minLabelEm)
 			lay.fields[name] = fp
 		}
 	}
+	fitCaptions(d, side, lay, fs)
 	if p.rightShare > 0 {
 		obs := obstacles(d, side)
 		for _, name := range names {
@@ -447,6 +455,52 @@ func variantLayout(d *idv.DocumentDefinition, side string, p cardPlan, fs *fonts
 	return lay
 }
 
+// fitCaptions shrinks a caption that would run into what prints to its
+// right on its line (another field, the photo or the card's edge): a new
+// spelling, font or letter spacing is often wider than the definition's
+// caption the base layout made room for. It stops at minLabelEm, then
+// drops the letter spacing.
+func fitCaptions(d *idv.DocumentDefinition, side string, lay *sideLayout, fs *fonts) {
+	w, h := sideSize(d)
+	W, H := float64(w), float64(h)
+	obs := obstacles(d, side)
+	names := layoutOrder(d, side, lay)
+	for _, name := range names {
+		fp := lay.fields[name]
+		if fp.label.text == "" {
+			continue
+		}
+		lb := fp.labelBox(fs)
+		gap := 0.012 * W
+		limit := (1-cardMarginX)*W - 2
+		for _, o := range obs {
+			if o.y0*H < lb.y+lb.h && o.y1*H > lb.y && o.x0*W >= lb.x {
+				limit = math.Min(limit, o.x0*W-gap)
+			}
+		}
+		for _, other := range names {
+			if other == name {
+				continue
+			}
+			op := lay.fields[other]
+			for _, b := range []pxRect{op.labelBox(fs), op.value} {
+				if b.w > 0 && b.y < lb.y+lb.h && b.y+b.h > lb.y && b.x > lb.x {
+					limit = math.Min(limit, b.x-gap)
+				}
+			}
+		}
+		room := limit - lb.x
+		if lb.w <= room || room <= 0 {
+			continue
+		}
+		fp.label.size = math.Max(minLabelEm, fp.label.size*room/lb.w)
+		if fp.labelBox(fs).w > room {
+			fp.track = 0
+		}
+		lay.fields[name] = fp
+	}
+}
+
 // layoutOrder is the side's non-fixed fields in definition order.
 func layoutOrder(d *idv.DocumentDefinition, side string, lay *sideLayout) []string {
 	var out []string
@@ -463,10 +517,7 @@ func layoutOrder(d *idv.DocumentDefinition, side string, lay *sideLayout) []stri
 // value would have to shrink below 70 % of its size to fit.
 func toRight(fp fieldPlace, name string, lay *sideLayout, obs []frect, fs *fonts, value, valueFont string, W, H float64) (fieldPlace, bool) {
 	vsize := fp.value.h * 0.58 / capHeight
-	ls := math.Min(fp.label.size, vsize*0.85)
-	if ls < 7 {
-		ls = math.Min(7, vsize)
-	}
+	ls := math.Max(math.Min(fp.label.size, vsize*0.85), minLabelEm)
 	ts := textStyle{font: fp.labelFont, size: ls, track: fp.track}
 	lw := fs.measure(ts, fp.label.text)
 	gap := vsize * 0.6
@@ -572,7 +623,11 @@ func columnLayout(d *idv.DocumentDefinition, side string, lay *sideLayout, p car
 		zh = append(zh, lay.fields[n].value.h)
 	}
 	obs := obstacles(d, side)
-	for x1 := (1 - cardMarginX) * W; x1 > area.x+area.w; x1 -= 0.01 * W {
+	// two pixels inside the margin: a cell ending exactly on it fails
+	// inside by rounding, and the right column would never be used
+	right := (1-cardMarginX)*W - 2
+	area.w = math.Min(area.w, right-area.x)
+	for x1 := right; x1 > area.x+area.w; x1 -= 0.01 * W {
 		ext := pxRect{area.x + area.w, area.y, x1 - area.x - area.w, area.h}.norm(w, h)
 		if !hits(ext, obs) {
 			area.w = x1 - area.x
@@ -586,7 +641,7 @@ func columnLayout(d *idv.DocumentDefinition, side string, lay *sideLayout, p car
 	}
 	for attempt := 0; attempt < 4; attempt++ {
 		vsize := vh * 0.58 / capHeight
-		lsize := vsize * ratio
+		lsize := math.Max(vsize*ratio, minLabelEm)
 		rowH := lsize*(capHeight+0.25) + vh*1.08
 		rows := int(area.h / rowH)
 		gapX := 0.03 * W
