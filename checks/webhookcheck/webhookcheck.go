@@ -20,6 +20,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/tambua/tambua/checks/webhookcheck/hookcall"
 	"github.com/tambua/tambua/idv"
 )
 
@@ -29,41 +30,17 @@ func init() {
 	})
 }
 
-// Criteria are a Verification Check webhook's verification criteria.
-type Criteria struct {
-	RequireSuccess bool
-	RequireScore   bool
-	// MinThreshold is the lowest acceptable score, in [0, 1].
-	MinThreshold float64
-}
+// The transport contract lives in hookcall, which registers nothing; these
+// aliases keep the check's own API whole.
+type (
+	Criteria = hookcall.Criteria
+	Request  = hookcall.Request
+	Reply    = hookcall.Reply
+	Caller   = hookcall.Caller
+)
 
 // DefaultCriteria: both fields required, minimum threshold 0.85.
-func DefaultCriteria() Criteria {
-	return Criteria{RequireSuccess: true, RequireScore: true, MinThreshold: 0.85}
-}
-
-// Request is one call of a verification-check webhook.
-type Request struct {
-	// WebhookID names the stored webhook (step parameter webhook_id).
-	WebhookID string
-	ClientID  string
-	// Params are the workflow step's parameters.
-	Params map[string]any
-	// Body is the JSON input of the check.
-	Body []byte
-}
-
-// Reply is the webhook's answer and the criteria to judge it by.
-type Reply struct {
-	StatusCode int
-	Body       []byte
-	Criteria   Criteria
-}
-
-// Caller sends a check's request to its webhook.
-type Caller interface {
-	CallCheck(ctx context.Context, r Request) (Reply, error)
-}
+func DefaultCriteria() Criteria { return hookcall.DefaultCriteria() }
 
 // Check is the custom_webhook check.
 type Check struct{ caller Caller }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tambua/tambua/checks/webhookcheck"
+	"github.com/tambua/tambua/checks/webhookcheck/hookcall"
 )
 
 // EventVerificationCheck is the X-Service-Event of a custom check call. It
@@ -26,39 +26,39 @@ type CheckCaller struct {
 	Now   func() time.Time
 }
 
-var _ webhookcheck.Caller = (*CheckCaller)(nil)
+var _ hookcall.Caller = (*CheckCaller)(nil)
 
 // ErrCheckWebhook: the step names no usable webhook.
 var ErrCheckWebhook = errors.New("webhook: no usable verification check webhook")
 
 // CallCheck calls the webhook named by r.WebhookID.
-func (c *CheckCaller) CallCheck(ctx context.Context, r webhookcheck.Request) (webhookcheck.Reply, error) {
+func (c *CheckCaller) CallCheck(ctx context.Context, r hookcall.Request) (hookcall.Reply, error) {
 	if r.WebhookID == "" {
-		return webhookcheck.Reply{}, fmt.Errorf("%w: the step has no webhook_id parameter", ErrCheckWebhook)
+		return hookcall.Reply{}, fmt.Errorf("%w: the step has no webhook_id parameter", ErrCheckWebhook)
 	}
 	w, err := c.Store.Webhook(ctx, r.WebhookID)
 	if err != nil {
-		return webhookcheck.Reply{}, fmt.Errorf("%w: %s: %v", ErrCheckWebhook, r.WebhookID, err)
+		return hookcall.Reply{}, fmt.Errorf("%w: %s: %v", ErrCheckWebhook, r.WebhookID, err)
 	}
 	if c.OrgOf != nil {
 		org, err := c.OrgOf(ctx, r.ClientID)
 		if err != nil || org != w.OrganisationID {
 			// Another organisation's webhook is as good as unknown.
-			return webhookcheck.Reply{}, fmt.Errorf("%w: %s: not found", ErrCheckWebhook, r.WebhookID)
+			return hookcall.Reply{}, fmt.Errorf("%w: %s: not found", ErrCheckWebhook, r.WebhookID)
 		}
 	}
 	if w.Type != TypeVerificationCheck {
-		return webhookcheck.Reply{}, fmt.Errorf("%w: %s is an %s webhook", ErrCheckWebhook, w.ID, w.Type)
+		return hookcall.Reply{}, fmt.Errorf("%w: %s is an %s webhook", ErrCheckWebhook, w.ID, w.Type)
 	}
 	if w.Status != StatusActive {
-		return webhookcheck.Reply{}, fmt.Errorf("%w: %s is %s", ErrCheckWebhook, w.ID, w.Status)
+		return hookcall.Reply{}, fmt.Errorf("%w: %s is %s", ErrCheckWebhook, w.ID, w.Status)
 	}
 	now := time.Now
 	if c.Now != nil {
 		now = c.Now
 	}
 	if err := checkAgainst("request_schema", w.RequestSchema, r.Body); err != nil {
-		return webhookcheck.Reply{}, fmt.Errorf("webhook: %s: the check's request %w", w.ID, err)
+		return hookcall.Reply{}, fmt.Errorf("webhook: %s: the check's request %w", w.ID, err)
 	}
 	dlv := NewDeliveryID()
 	a := c.Sender.Do(ctx, Request{URL: w.URL, Method: w.Method, CAPEM: w.CACertificate, Secret: w.Secret,
@@ -77,15 +77,15 @@ func (c *CheckCaller) CallCheck(ctx context.Context, r webhookcheck.Request) (we
 	_ = c.Store.AppendLog(context.WithoutCancel(ctx), LogEntry{WebhookID: w.ID, DeliveryID: dlv, Event: EventVerificationCheck,
 		Timestamp: now(), Status: status, Attempt: 1, ResponseCode: a.StatusCode, ResponseTimeMS: a.Duration.Milliseconds(), Error: errText})
 	if schemaErr != nil {
-		return webhookcheck.Reply{}, fmt.Errorf("webhook: %s: the response %w", w.ID, schemaErr)
+		return hookcall.Reply{}, fmt.Errorf("webhook: %s: the response %w", w.ID, schemaErr)
 	}
 	if a.Kind != KindSuccess && a.Kind != KindHTTPError {
-		return webhookcheck.Reply{}, fmt.Errorf("webhook: calling %s: %s", w.ID, a.ErrorText())
+		return hookcall.Reply{}, fmt.Errorf("webhook: calling %s: %s", w.ID, a.ErrorText())
 	}
 	crit := DefaultCriteria()
 	if w.Criteria != nil {
 		crit = *w.Criteria
 	}
-	return webhookcheck.Reply{StatusCode: a.StatusCode, Body: a.Body,
-		Criteria: webhookcheck.Criteria{RequireSuccess: crit.RequireSuccess, RequireScore: crit.RequireScore, MinThreshold: crit.MinThreshold}}, nil
+	return hookcall.Reply{StatusCode: a.StatusCode, Body: a.Body,
+		Criteria: hookcall.Criteria{RequireSuccess: crit.RequireSuccess, RequireScore: crit.RequireScore, MinThreshold: crit.MinThreshold}}, nil
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/tambua/tambua/checks/webhookcheck"
+	"github.com/tambua/tambua/checks/webhookcheck/hookcall"
 	"github.com/tambua/tambua/server/webhook"
 )
 
@@ -29,7 +29,7 @@ func TestCheckCaller(t *testing.T) {
 		return e.org + 1, nil
 	}
 	c := &webhook.CheckCaller{Store: e.db, Sender: e.d.Sender, OrgOf: orgOf, Now: e.clock.Now}
-	req := webhookcheck.Request{WebhookID: check.ID, ClientID: "mine", Body: []byte(`{"check":"custom_webhook"}`)}
+	req := hookcall.Request{WebhookID: check.ID, ClientID: "mine", Body: []byte(`{"check":"custom_webhook"}`)}
 
 	_, err := c.CallCheck(ctx, req)
 	require.ErrorIs(t, err, webhook.ErrCheckWebhook, "inactive webhooks are not called")
@@ -38,7 +38,7 @@ func TestCheckCaller(t *testing.T) {
 	reply, err := c.CallCheck(ctx, req)
 	require.NoError(t, err)
 	assert.Equal(t, 200, reply.StatusCode)
-	assert.Equal(t, webhookcheck.Criteria{RequireSuccess: true, MinThreshold: 0.7}, reply.Criteria)
+	assert.Equal(t, hookcall.Criteria{RequireSuccess: true, MinThreshold: 0.7}, reply.Criteria)
 	reqs := rc.requests()
 	require.Len(t, reqs, 1)
 	assert.Equal(t, webhook.EventVerificationCheck, reqs[0].Header.Get("X-Service-Event"))
@@ -48,7 +48,7 @@ func TestCheckCaller(t *testing.T) {
 	require.Len(t, logs, 1)
 	assert.Equal(t, webhook.LogSuccess, logs[0].Status)
 
-	for name, r := range map[string]webhookcheck.Request{
+	for name, r := range map[string]hookcall.Request{
 		"other organisation": {WebhookID: check.ID, ClientID: "theirs"},
 		"no webhook_id":      {ClientID: "mine"},
 		"unknown":            {WebhookID: "wh_nope", ClientID: "mine"},
@@ -81,12 +81,12 @@ func TestCheckCallerSchemas(t *testing.T) {
 	c := &webhook.CheckCaller{Store: e.db, Sender: e.d.Sender, Now: e.clock.Now}
 	good := []byte(`{"check":"custom_webhook"}`)
 
-	_, err := c.CallCheck(ctx, webhookcheck.Request{WebhookID: loose.ID, Body: []byte(`{"check":7}`)})
+	_, err := c.CallCheck(ctx, hookcall.Request{WebhookID: loose.ID, Body: []byte(`{"check":7}`)})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "request_schema")
 	assert.Empty(t, rc.requests(), "a request outside the schema is not sent")
 
-	_, err = c.CallCheck(ctx, webhookcheck.Request{WebhookID: strict.ID, Body: good})
+	_, err = c.CallCheck(ctx, hookcall.Request{WebhookID: strict.ID, Body: good})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "response_schema")
 	logs, err := e.db.Logs(ctx, strict.ID, webhook.LogFilter{})
@@ -95,7 +95,7 @@ func TestCheckCallerSchemas(t *testing.T) {
 	assert.Equal(t, webhook.LogFailed, logs[0].Status)
 	assert.Contains(t, logs[0].Error, "response_schema")
 
-	reply, err := c.CallCheck(ctx, webhookcheck.Request{WebhookID: loose.ID, Body: good})
+	reply, err := c.CallCheck(ctx, hookcall.Request{WebhookID: loose.ID, Body: good})
 	require.NoError(t, err)
 	assert.Equal(t, 200, reply.StatusCode)
 	assert.Len(t, rc.requests(), 2)
