@@ -110,6 +110,7 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	out := fs.String("out", "", "write the captures, truth and rectified sides of every card with an error here")
 	outlines := fs.Bool("outlines", false, "measure only finding, rectifying and turning the card upright (no OCR; synth source)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
+	reader := fs.String("reader", "zones", "how fields are found: zones (crop each field's zone) or labels (by captions, issue 15)")
 	variantsFlag := fs.String("variants", "base,heldout", "synth layout families, comma-separated, or all: "+variantNames()+
 		" (heldout is never tuned on: docs/synth.md)")
 	if err := Parse(fs, args); err != nil {
@@ -142,7 +143,10 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	}
 	prev := runtime.GOMAXPROCS(*cores)
 	defer runtime.GOMAXPROCS(prev)
-	k := ocr.New(ocr.WithWorkers(*cores))
+	if *reader != "zones" && *reader != "labels" {
+		return Usagef("-reader is zones or labels")
+	}
+	k := ocr.New(ocr.WithWorkers(*cores), ocr.WithLabelReader(*reader == "labels"))
 	defer k.Close()
 	reg := docdefs.Default()
 	if *specimens != "" {
@@ -687,6 +691,11 @@ type specimenSummary struct {
 	withTruth, mrzExact          int
 	withFields, fields           int
 	compared, agreed             int
+	// keyRead: the four key fields (surname, given names, document
+	// number, date of birth) read from the print, not copied from the
+	// MRZ; keyAgree: of those, agreeing with the MRZ truth after folding
+	// accents and spacing; keyWanted: key fields the definition has.
+	keyWanted, keyRead, keyAgree int
 	byDef                        map[string]int
 	wrong                        []string
 }
@@ -757,6 +766,32 @@ func (s *specimenSummary) add(w io.Writer, name string, b image.Rectangle, ms in
 		s.withFields++
 		s.fields += n
 	}
+	var keys []string
+	for _, fname := range d.FieldSchema {
+		f, _ := d.Field(fname)
+		switch f.MRZ {
+		case "surname", "given_names", "document_number", "date_of_birth":
+		default:
+			continue
+		}
+		s.keyWanted++
+		v := ex.Fields[fname]
+		if v == "" || fromMRZ[fname] {
+			keys = append(keys, fname+" -")
+			continue
+		}
+		s.keyRead++
+		mark := "?"
+		if wantMRZ != nil {
+			mark = "differs"
+			if tv := ocr.MRZValue(wantMRZ, f.MRZ); tv != "" && foldKey(tv) == foldKey(v) {
+				s.keyAgree++
+				mark = "agrees"
+			}
+		}
+		keys = append(keys, fname+" printed "+mark)
+	}
+	fmt.Fprintf(w, "    key fields: %s\n", strings.Join(keys, ", "))
 	if ex.MRZText != "" && (want == nil || ex.MRZText != strings.Join(want, "\n")) {
 		fmt.Fprintf(w, "    mrz read %q\n", ex.MRZText)
 	}
@@ -775,4 +810,23 @@ func (s *specimenSummary) print(w io.Writer) {
 	if len(s.wrong) > 0 {
 		fmt.Fprintf(w, "fields differing from truth: %v\n", s.wrong)
 	}
+	fmt.Fprintf(w, "KEY FIELDS printed (surname, given names, document number, date of birth): %d of %d read from the print, %d of those agree with the MRZ truth\n",
+		s.keyRead, s.keyWanted, s.keyAgree)
+}
+
+// foldKey compares a printed value with the MRZ's: letters and digits
+// only, accents folded (the MRZ transliterates), so MAUS and Maus, and
+// JOSÉ and JOSE, agree.
+func foldKey(v string) string {
+	return docdefs.LabelKey(v) + "|" + digitsOf(v)
+}
+
+func digitsOf(v string) string {
+	var b strings.Builder
+	for _, r := range v {
+		if r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
