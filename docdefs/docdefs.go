@@ -137,6 +137,7 @@ func Parse(data []byte) (*idv.DocumentDefinition, error) {
 	if err := dec.Decode(&d); err != nil {
 		return nil, fmt.Errorf("yaml: %w", err)
 	}
+	settleSides(&d)
 	if err := Validate(&d); err != nil {
 		return nil, err
 	}
@@ -160,6 +161,7 @@ var (
 	barcodeKinds  = set("pdf417", "qr")
 	featureKinds  = set("guilloche", "seal", "hologram", "microtext", "ghost_image")
 	layouts       = set("", idv.LayoutGeneric)
+	valuePlaces   = set("", idv.ValueRight, idv.ValueBelow, idv.ValueEither)
 	mrzFieldNames = set("document_code", "document_number", "date_of_birth", "date_of_expiry", "sex", "surname",
 		"given_names", "full_name", "nationality", "issuing_state", "optional_data", "personal_number")
 )
@@ -227,7 +229,26 @@ func Validate(d *idv.DocumentDefinition) error {
 		if !fieldTypes[f.Type] {
 			bad("%s: type %q is not text, date, number or sex", what, f.Type)
 		}
-		zone(what, f.Zone)
+		switch {
+		case f.Zone != (idv.Zone{Side: f.Zone.Side}):
+			zone(what, f.Zone)
+			if f.Side != "" && f.Side != f.Zone.Side {
+				bad("%s: side %q differs from its zone's side %q", what, f.Side, f.Zone.Side)
+			}
+		case !sides[f.Side]:
+			bad("%s: without a zone, side %q must be one of the document's sides", what, f.Side)
+		}
+		if !valuePlaces[f.Value] {
+			bad("%s: value %q is not right, below or either", what, f.Value)
+		}
+		for _, l := range f.AllLabels() {
+			if LabelKey(l) == "" {
+				bad("%s: label %q has no letter or digit", what, l)
+			}
+		}
+		if f.Fixed == "" && len(f.AllLabels()) == 0 && !f.HasZone() {
+			bad("%s: needs a label or a zone to be found", what)
+		}
 		if f.Type == idv.FieldDate && !dateFormats[f.Format] {
 			bad("%s: date format %q is not supported", what, f.Format)
 		}
@@ -260,6 +281,7 @@ func Validate(d *idv.DocumentDefinition) error {
 			bad("%s: backed by the MRZ but the document has none", what)
 		}
 	}
+	labelCollisions(d, bad)
 	inSchema := map[string]bool{}
 	if len(d.FieldSchema) == 0 {
 		bad("field_schema: at least one field is required")

@@ -82,11 +82,20 @@ func TestParseRejects(t *testing.T) {
 		{"mrz field without mrz", "type: number,", "type: number, mrz: document_number,", "has none"},
 		{"unknown layout", "kind: id_card", "kind: id_card\nlayout: freeform", `layout "freeform"`},
 		{"generic without mrz", "kind: id_card", "kind: id_card\nlayout: generic", "layout generic needs an mrz"},
+		{"colliding labels", "field_schema: [number]", "field_schema: [number, code]",
+			"both have the label"},
+		{"bad value place", "label: \"No.\",", "label: \"No.\", value: above,", `value "above"`},
+		{"no zone needs a side", ", zone: {side: front, x: 0.1, y: 0.1, w: 0.3, h: 0.1}", "", "without a zone, side"},
+		{"no zone with a side", ", zone: {side: front, x: 0.1, y: 0.1, w: 0.3, h: 0.1}", ", side: front", ""},
 		{"generic with mrz", "kind: id_card", "kind: id_card\nlayout: generic\nmrz: {format: TD1, document_code: I, zone: {side: front, x: 0.03, y: 0.62, w: 0.94, h: 0.34}}", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			src := strings.Replace(good, tc.from, tc.to, 1)
+			if tc.name == "colliding labels" {
+				// A second field captioned like the first, after folding.
+				src += "  - {name: code, label: \"NO\", type: number, pattern: '^[0-9]+$', side: front}\n"
+			}
 			require.NotEqual(t, good, src, "replacement did not apply")
 			_, err := Parse([]byte(src))
 			if tc.want == "" {

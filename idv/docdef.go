@@ -81,8 +81,19 @@ type FieldDef struct {
 	Name string `yaml:"name" json:"name"`
 	// Label is the caption printed above or beside the value.
 	Label string `yaml:"label,omitempty" json:"label,omitempty"`
-	Type  string `yaml:"type" json:"type"`
-	Zone  Zone   `yaml:"zone" json:"zone"`
+	// Labels are more spellings of the caption (other languages, with or
+	// without a colon) that the reader looks for besides Label.
+	Labels []string `yaml:"labels,omitempty" json:"labels,omitempty"`
+	// Value is where the value sits relative to its label: "right",
+	// "below" or "either" (the default).
+	Value string `yaml:"value,omitempty" json:"value,omitempty"`
+	// Side is the side the field is printed on; it may be left out when
+	// Zone is given (Zone.Side then says it).
+	Side string `yaml:"side,omitempty" json:"side,omitempty"`
+	Type string `yaml:"type" json:"type"`
+	// Zone is where the value is usually printed: a prior that ranks the
+	// candidates the reader finds, not a crop. Optional (zero when absent).
+	Zone Zone `yaml:"zone,omitempty" json:"zone,omitempty"`
 	// Charset is the OCR whitelist for the value.
 	Charset string `yaml:"charset,omitempty" json:"charset,omitempty"`
 	// Pattern is the regular expression a valid normalised value matches.
@@ -105,6 +116,30 @@ type FieldDef struct {
 	// FEMALE). Normalised values are always DD.MM.YYYY and M/F/X.
 	Format string `yaml:"format,omitempty" json:"format,omitempty"`
 }
+
+// HasZone reports whether the definition gives the field a zone.
+func (f FieldDef) HasZone() bool { return f.Zone.W > 0 && f.Zone.H > 0 }
+
+// AllLabels is Label followed by Labels, the empty ones left out.
+func (f FieldDef) AllLabels() []string {
+	var out []string
+	if f.Label != "" {
+		out = append(out, f.Label)
+	}
+	for _, l := range f.Labels {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Value positions of a field relative to its label.
+const (
+	ValueRight  = "right"
+	ValueBelow  = "below"
+	ValueEither = "either"
+)
 
 // MRZ formats.
 const (

@@ -11,11 +11,14 @@ cd "$(dirname "$0")/.."
 # takes priority over ATLAS and cut detect + embed by a fifth to a third
 # (docs/face.md). The serial build keeps one thread per call, so the pool
 # of recognisers, not BLAS, decides how many cores face matching uses.
+# fonts-dejavu-extra, fonts-freefont-ttf and fonts-crosextra-carlito: the
+# synthetic corpus's type and held-out layout variants (docs/synth.md).
 packages=(
   libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr
   libdlib-dev libblas-dev libatlas-base-dev liblapack-dev libjpeg-dev libopenblas0-serial
   fonts-ocr-b fonts-dejavu-core fonts-liberation2
   poppler-utils
+  fonts-dejavu-extra fonts-freefont-ttf fonts-crosextra-carlito
 )
 missing=()
 for p in "${packages[@]}"; do

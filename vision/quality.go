@@ -77,7 +77,7 @@ func Measure(c *Card, def *idv.DocumentDefinition, side string) Quality {
 	q.Brightness = sum / float64(len(g.p))
 	q.Glare = clippedShare(img, img.Bounds())
 	for _, f := range def.Fields {
-		if f.Zone.Side != side || f.Fixed != "" {
+		if f.Zone.Side != side || f.Fixed != "" || !f.HasZone() {
 			continue
 		}
 		r := zoneRect(img.Bounds(), f.Zone)

@@ -88,7 +88,8 @@ func (c *Card) Turn() *Card {
 func contentZones(def *idv.DocumentDefinition, side string) []idv.Zone {
 	var zs []idv.Zone
 	for _, f := range def.Fields {
-		if f.Zone.Side != side {
+		if f.Zone.Side != side || !f.HasZone() {
+			// A field without a zone says nothing of where print is.
 			continue
 		}
 		z := f.Zone

@@ -55,7 +55,8 @@ func pngBomb() []byte {
 }
 
 func TestRunBadInput(t *testing.T) {
-	k := New()
+	// The caption reader: it tells another document from an unreadable one.
+	k := New(WithLabelReader(true))
 	defer k.Close()
 	def, _ := docdefs.Default().Definition("kenya_national_id")
 	other, _ := docdefs.Default().Definition("generic_passport")
@@ -65,6 +66,16 @@ func TestRunBadInput(t *testing.T) {
 	var bare bytes.Buffer
 	_ = jpeg.Encode(&bare, image.NewGray(image.Rect(0, 0, 800, 600)), nil)
 	passport, _ := renderJPEG(t, other, "front", 2, cardtest.Scene{Width: 1600, Height: 1200, Fill: 0.75})
+	ghanaDef, _ := docdefs.Default().Definition("ghana_voter_id")
+	ghana, _ := renderJPEG(t, ghanaDef, "front", 3, cardtest.Scene{Width: 1600, Height: 1200, Fill: 0.75})
+	// The same card printed with captions in a language no label list
+	// covers (Finnish): its title is there, its captions are not.
+	finnish := *def
+	finnish.Fields = append([]idv.FieldDef(nil), def.Fields...)
+	for i, l := range map[int]string{0: "SARJANUMERO", 1: "HENKILONUMERO", 2: "NIMET", 3: "SYNTYMAAIKA", 4: "SUKUPUOLI", 5: "SYNTYMAPAIKKA", 6: "MYONTAMISPAIVA"} {
+		finnish.Fields[i].Label = l
+	}
+	foreignLang, finnishTruth := renderJPEG(t, &finnish, "front", 4, cardtest.Scene{Width: 1600, Height: 1200, Fill: 0.75})
 	cases := []struct {
 		name   string
 		data   []byte
@@ -76,7 +87,11 @@ func TestRunBadInput(t *testing.T) {
 		{"1x1", one.Bytes(), idv.StatusFailed, "image_too_small"},
 		{"30000x30000 declared", pngBomb(), idv.StatusFailed, "image_too_large"},
 		{"no card", bare.Bytes(), idv.StatusFailed, "card_not_found"},
-		{"passport under an ID card config", passport, idv.StatusReview, "document_unreadable"},
+		{"passport under an ID card config", passport, idv.StatusReview, "document_type_mismatch"},
+		{"another card type under the config", ghana, idv.StatusReview, "document_type_mismatch"},
+		// Its title says it is this card, so the values are looked for
+		// where the definition puts them: read or not, never wrong.
+		{"captions in another language", foreignLang, "", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,6 +99,15 @@ func TestRunBadInput(t *testing.T) {
 			out, err := k.Run(context.Background(), c)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.status == "" {
+				_, vals := c.Fields()
+				for _, f := range def.Fields {
+					if v := vals[f.Name]; v != "" && f.Fixed == "" && v != finnishTruth[f.Name] {
+						t.Errorf("%s = %q, printed %q", f.Name, v, finnishTruth[f.Name])
+					}
+				}
+				return
 			}
 			if out.Status != tc.status || len(out.Reasons) == 0 || out.Reasons[0] != tc.reason {
 				t.Fatalf("outcome %+v, want %s %s", out, tc.status, tc.reason)

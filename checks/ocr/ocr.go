@@ -37,16 +37,18 @@ var ValueMRZText = idv.ValueMRZText
 
 func init() {
 	idv.Register(Name, func(s idv.Settings) (idv.Check, error) {
+		opts := []Option{WithLabelReader(s.Get("ocr_reader", "") == "labels")}
 		if font := s.Get("ocrb_font", ""); font != "" {
-			return New(WithMRZReader(mrzpkg.NewReader(mrzpkg.WithFont(font)))), nil
+			opts = append(opts, WithMRZReader(mrzpkg.NewReader(mrzpkg.WithFont(font))))
 		}
-		return New(), nil
+		return New(opts...), nil
 	})
 }
 
 // Check is the ocr_extraction check. It is safe for concurrent use.
 type Check struct {
 	workers  int
+	labels   bool // read fields by their captions (WithLabelReader)
 	mrz      *mrzpkg.Reader
 	once     sync.Once
 	pool     *pool
@@ -67,6 +69,14 @@ func WithWorkers(n int) Option {
 			c.workers = n
 		}
 	}
+}
+
+// WithLabelReader chooses how fields are found: by their captions on one
+// page reading of each side (true; issue 15, docs/docdefs.md), or by
+// cropping each field's zone (false, the default until the caption
+// reader matches it on the base corpus and the specimens; docs/ocr.md).
+func WithLabelReader(on bool) Option {
+	return func(c *Check) { c.labels = on }
 }
 
 // WithMRZReader sets the reader of the MRZ band (default: the mrz
@@ -141,6 +151,11 @@ type Extraction struct {
 	mrzMatch bool
 	// MRZ is the MRZ parsed from MRZText (nil when none was read).
 	MRZ *idv.MRZData
+	// Located says where each field read from the print was found, by
+	// field name; Words is each side's page reading. Both are for
+	// inspecting a definition (tambua docdefs try).
+	Located map[string]Located
+	Words   map[string][]Word
 }
 
 // InputError is returned by Extract when a capture cannot be used at all;
@@ -240,6 +255,9 @@ func (k *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 		out.Flags = append(out.Flags, "ocr_fields_resolved_by_mrz")
 	}
 	switch {
+	case hasReason(ex.Reasons, vision.ReasonWrongDocument):
+		out.Status = idv.StatusReview
+		out.Reasons = appendUnique([]string{vision.ReasonWrongDocument}, ex.Reasons...)
 	case q.Coverage < 0.5:
 		// Too little of the card could be read to stand behind any of it.
 		out.Status = idv.StatusReview
@@ -249,6 +267,15 @@ func (k *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 		out.Reasons = append([]string{vision.ReasonMRZConflict}, ex.Reasons...)
 	}
 	return out, nil
+}
+
+func hasReason(rs []string, r string) bool {
+	for _, x := range rs {
+		if x == r {
+			return true
+		}
+	}
+	return false
 }
 
 func b2f(b bool) float64 {

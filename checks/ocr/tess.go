@@ -35,6 +35,17 @@ func newPool(n int) *pool {
 		// "Total count=0") on the process's standard error, which is the
 		// server's JSON log stream: send them nowhere (issue 14).
 		c.SetVariable("debug_file", os.DevNull)
+		// Tesseract is initialised on a client's first recognition, and
+		// initialising resets the page segmentation mode: the first read
+		// of every client ran in mode 6 whatever it asked for (a side's
+		// page read as one block). Initialise it now on a blank image.
+		blank := image.NewGray(image.Rect(0, 0, 8, 8))
+		for i := range blank.Pix {
+			blank.Pix[i] = 255
+		}
+		if c.SetImageFromBytes(pgm(blank)) == nil {
+			_, _ = c.Text()
+		}
 		p.clients <- c
 		p.all = append(p.all, c)
 	}

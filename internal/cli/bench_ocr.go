@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -90,6 +91,7 @@ func quantile(ds []time.Duration, q float64) time.Duration {
 type ocrBench struct {
 	env     *Env
 	k       *ocr.Check
+	variant synth.Variant // the synth layout family being read; "" for cardtest
 	verbose bool
 	out     string // folder for the captures of cards with errors
 }
@@ -108,6 +110,9 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	out := fs.String("out", "", "write the captures, truth and rectified sides of every card with an error here")
 	outlines := fs.Bool("outlines", false, "measure only finding, rectifying and turning the card upright (no OCR; synth source)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
+	reader := fs.String("reader", "zones", "how fields are found: zones (crop each field's zone) or labels (by captions, issue 15)")
+	variantsFlag := fs.String("variants", "base,heldout", "synth layout families, comma-separated, or all: "+variantNames()+
+		" (heldout is never tuned on: docs/synth.md)")
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
@@ -128,9 +133,20 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	if *source != "synth" && *source != "cardtest" {
 		return Usagef("-source is synth or cardtest")
 	}
+	variants, err := parseVariants(*variantsFlag)
+	if err != nil {
+		return Usagef("%v", err)
+	}
+	if *source == "cardtest" {
+		// cardtest draws one layout of its own
+		variants = []synth.Variant{""}
+	}
 	prev := runtime.GOMAXPROCS(*cores)
 	defer runtime.GOMAXPROCS(prev)
-	k := ocr.New(ocr.WithWorkers(*cores))
+	if *reader != "zones" && *reader != "labels" {
+		return Usagef("-reader is zones or labels")
+	}
+	k := ocr.New(ocr.WithWorkers(*cores), ocr.WithLabelReader(*reader == "labels"))
 	defer k.Close()
 	reg := docdefs.Default()
 	if *specimens != "" {
@@ -154,30 +170,114 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	b := &ocrBench{env: env, k: k, verbose: *verbose, out: *out}
 	w := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
 	if *outlines {
-		fmt.Fprintf(w, "level\tdefinition\tcards\tsides\tfound\tupright\tp50\tp95\tcpu p50\tcpu p95\n")
-		for _, lv := range strings.Split(*levels, ",") {
-			if err := b.outlineLevel(ctx, lv, defs, *n, *seed, w); err != nil {
-				return err
+		fmt.Fprintf(w, "level\tvariant\tdefinition\tcards\tsides\tfound\tupright\tp50\tp95\tcpu p50\tcpu p95\n")
+		for _, v := range variants {
+			b.variant = v
+			for _, lv := range strings.Split(*levels, ",") {
+				if err := b.outlineLevel(ctx, lv, defs, *n, *seed, w); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
 	}
-	fmt.Fprintf(w, "level\tdefinition\tcards\tfound\tupright\tfields\texact fields\tchar acc\tp50\tp95\tcpu p50\tcpu p95\n")
-	for _, lv := range strings.Split(*levels, ",") {
-		tallies := make([]benchTally, len(defs))
-		var err error
-		if *source == "synth" {
-			err = b.synthLevel(ctx, lv, defs, *n, *seed, tallies)
-		} else {
-			err = b.cardtestLevel(ctx, lv, defs, *n, *seed, tallies)
+	fmt.Fprintf(w, "level\tvariant\tdefinition\tcards\tfound\tupright\tfields\texact fields\tchar acc\tp50\tp95\tcpu p50\tcpu p95\n")
+	var summary []familyRow
+	for _, v := range variants {
+		b.variant = v
+		for _, lv := range strings.Split(*levels, ",") {
+			tallies := make([]benchTally, len(defs))
+			var err error
+			if *source == "synth" {
+				err = b.synthLevel(ctx, lv, defs, *n, *seed, tallies)
+			} else {
+				err = b.cardtestLevel(ctx, lv, defs, *n, *seed, tallies)
+			}
+			if err != nil {
+				return err
+			}
+			all := printTallies(w, b.rowPrefix(lv), defs, tallies, tallyRow)
+			summary = append(summary, familyRow{variant: b.variantName(), level: lv, t: all})
+			w.Flush()
 		}
-		if err != nil {
-			return err
-		}
-		printTallies(w, lv, defs, tallies, tallyRow)
-		w.Flush()
+	}
+	if len(variants) > 1 {
+		printFamilies(w, summary)
 	}
 	return w.Flush()
+}
+
+// parseVariants reads -variants: names of synth layout families or all.
+func parseVariants(s string) ([]synth.Variant, error) {
+	if strings.TrimSpace(s) == "all" {
+		return synth.Variants, nil
+	}
+	var out []synth.Variant
+	seen := map[synth.Variant]bool{}
+	for _, name := range strings.Split(s, ",") {
+		v, err := synth.ParseVariant(strings.TrimSpace(name))
+		if err != nil {
+			return nil, err
+		}
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+func (b *ocrBench) variantName() string {
+	if b.variant == "" {
+		return "-"
+	}
+	return string(b.variant)
+}
+
+// rowPrefix is the level and variant columns of a row.
+func (b *ocrBench) rowPrefix(lv string) string { return lv + "\t" + b.variantName() }
+
+// familyRow is one family's OVERALL tally at one level.
+type familyRow struct {
+	variant, level string
+	t              benchTally
+}
+
+// printFamilies ends a run over several families with their exact-field
+// accuracy side by side, one row per family and a column per level: the
+// heldout row is the figure that counts (docs/synth.md).
+func printFamilies(w io.Writer, rows []familyRow) {
+	var levels, families []string
+	cell := map[[2]string]*benchTally{}
+	for i := range rows {
+		r := &rows[i]
+		if !slices.Contains(levels, r.level) {
+			levels = append(levels, r.level)
+		}
+		if !slices.Contains(families, r.variant) {
+			families = append(families, r.variant)
+		}
+		cell[[2]string{r.variant, r.level}] = &r.t
+	}
+	fmt.Fprintf(w, "\nexact fields by layout family (heldout is never tuned on)\nvariant")
+	for _, lv := range levels {
+		fmt.Fprintf(w, "\t%s", lv)
+	}
+	fmt.Fprintf(w, "\tcpu p50\n")
+	for _, f := range families {
+		var all benchTally
+		fmt.Fprintf(w, "%s", f)
+		for _, lv := range levels {
+			t := cell[[2]string{f, lv}]
+			if t == nil {
+				fmt.Fprintf(w, "\t-")
+				continue
+			}
+			all.add(t)
+			fmt.Fprintf(w, "\t%s (%d/%d)", pct(t.exact, t.fields), t.exact, t.fields)
+		}
+		fmt.Fprintf(w, "\t%d ms\n", quantile(all.cpu, 0.5).Milliseconds())
+	}
 }
 
 func tallyRow(t *benchTally) string {
@@ -194,7 +294,7 @@ func tallyRow(t *benchTally) string {
 // synthLevel reads n synth captures of every definition at one difficulty.
 // Sample i*len(defs)+di of a generator over defs is of definition di.
 func (b *ocrBench) synthLevel(ctx context.Context, lv string, defs []*idv.DocumentDefinition, n int, seed uint64, tallies []benchTally) error {
-	return eachSynthSample(ctx, lv, defs, n, seed, func(idx, di int, def *idv.DocumentDefinition, smp *synth.Sample) error {
+	return eachSynthSample(ctx, lv, b.variant, defs, n, seed, func(idx, di int, def *idv.DocumentDefinition, smp *synth.Sample) error {
 		captures := map[string][]byte{idv.SlotFront: smp.Front}
 		corners := map[string]*[4][2]float64{}
 		if smp.Truth.Capture.Front != nil {
@@ -204,13 +304,13 @@ func (b *ocrBench) synthLevel(ctx context.Context, lv string, defs []*idv.Docume
 			captures[idv.SlotBack] = smp.Back
 			corners["back"] = &smp.Truth.Capture.Back.Corners
 		}
-		name := fmt.Sprintf("%s/%s#%d", lv, def.Config, idx)
+		name := fmt.Sprintf("%s/%s/%s#%d", lv, b.variant, def.Config, idx)
 		ex, ok, err := b.readCard(ctx, name, def, captures, smp.Truth.Printed, corners, &tallies[di])
 		if err != nil {
 			return err
 		}
 		if !ok && b.out != "" {
-			if err := b.dump(filepath.Join(b.out, fmt.Sprintf("%s-%s-%d", lv, def.Config, idx)), smp, ex); err != nil {
+			if err := b.dump(filepath.Join(b.out, fmt.Sprintf("%s-%s-%s-%d", lv, b.variant, def.Config, idx)), smp, ex); err != nil {
 				return err
 			}
 		}
@@ -218,25 +318,29 @@ func (b *ocrBench) synthLevel(ctx context.Context, lv string, defs []*idv.Docume
 	})
 }
 
-// printTallies prints one row per definition and an OVERALL row.
-func printTallies(w io.Writer, lv string, defs []*idv.DocumentDefinition, tallies []benchTally, row func(*benchTally) string) {
+// printTallies prints one row per definition and an OVERALL row, each
+// starting with prefix (the level and variant columns), and returns the
+// OVERALL tally.
+func printTallies(w io.Writer, prefix string, defs []*idv.DocumentDefinition, tallies []benchTally, row func(*benchTally) string) benchTally {
 	var all benchTally
 	for di, def := range defs {
-		fmt.Fprintf(w, "%s\t%s\t%s\n", lv, def.Config, row(&tallies[di]))
+		fmt.Fprintf(w, "%s\t%s\t%s\n", prefix, def.Config, row(&tallies[di]))
 		all.add(&tallies[di])
 	}
-	fmt.Fprintf(w, "%s\tOVERALL\t%s\n", lv, row(&all))
+	fmt.Fprintf(w, "%s\tOVERALL\t%s\n", prefix, row(&all))
+	return all
 }
 
 // eachSynthSample renders n synthetic samples of every definition at level
-// lv, sample idx = i*len(defs)+di being of defs[di], and calls f on each.
-func eachSynthSample(ctx context.Context, lv string, defs []*idv.DocumentDefinition, n int, seed uint64,
+// lv in layout family v, sample idx = i*len(defs)+di being of defs[di], and
+// calls f on each.
+func eachSynthSample(ctx context.Context, lv string, v synth.Variant, defs []*idv.DocumentDefinition, n int, seed uint64,
 	f func(idx, di int, def *idv.DocumentDefinition, smp *synth.Sample) error) error {
 	diff, err := synth.ParseDifficulty(lv)
 	if err != nil {
 		return Usagef("%v", err)
 	}
-	gen, err := synth.New(synth.Options{Definitions: defs, Seed: seed, Difficulty: diff, ImpostorRate: -1})
+	gen, err := synth.New(synth.Options{Definitions: defs, Seed: seed, Difficulty: diff, ImpostorRate: -1, Variant: v})
 	if err != nil {
 		return err
 	}
@@ -587,6 +691,11 @@ type specimenSummary struct {
 	withTruth, mrzExact          int
 	withFields, fields           int
 	compared, agreed             int
+	// keyRead: the four key fields (surname, given names, document
+	// number, date of birth) read from the print, not copied from the
+	// MRZ; keyAgree: of those, agreeing with the MRZ truth after folding
+	// accents and spacing; keyWanted: key fields the definition has.
+	keyWanted, keyRead, keyAgree int
 	byDef                        map[string]int
 	wrong                        []string
 }
@@ -657,6 +766,32 @@ func (s *specimenSummary) add(w io.Writer, name string, b image.Rectangle, ms in
 		s.withFields++
 		s.fields += n
 	}
+	var keys []string
+	for _, fname := range d.FieldSchema {
+		f, _ := d.Field(fname)
+		switch f.MRZ {
+		case "surname", "given_names", "document_number", "date_of_birth":
+		default:
+			continue
+		}
+		s.keyWanted++
+		v := ex.Fields[fname]
+		if v == "" || fromMRZ[fname] {
+			keys = append(keys, fname+" -")
+			continue
+		}
+		s.keyRead++
+		mark := "?"
+		if wantMRZ != nil {
+			mark = "differs"
+			if tv := ocr.MRZValue(wantMRZ, f.MRZ); tv != "" && foldKey(tv) == foldKey(v) {
+				s.keyAgree++
+				mark = "agrees"
+			}
+		}
+		keys = append(keys, fname+" printed "+mark)
+	}
+	fmt.Fprintf(w, "    key fields: %s\n", strings.Join(keys, ", "))
 	if ex.MRZText != "" && (want == nil || ex.MRZText != strings.Join(want, "\n")) {
 		fmt.Fprintf(w, "    mrz read %q\n", ex.MRZText)
 	}
@@ -675,4 +810,23 @@ func (s *specimenSummary) print(w io.Writer) {
 	if len(s.wrong) > 0 {
 		fmt.Fprintf(w, "fields differing from truth: %v\n", s.wrong)
 	}
+	fmt.Fprintf(w, "KEY FIELDS printed (surname, given names, document number, date of birth): %d of %d read from the print, %d of those agree with the MRZ truth\n",
+		s.keyRead, s.keyWanted, s.keyAgree)
+}
+
+// foldKey compares a printed value with the MRZ's: letters and digits
+// only, accents folded (the MRZ transliterates), so MAUS and Maus, and
+// JOSÉ and JOSE, agree.
+func foldKey(v string) string {
+	return docdefs.LabelKey(v) + "|" + digitsOf(v)
+}
+
+func digitsOf(v string) string {
+	var b strings.Builder
+	for _, r := range v {
+		if r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

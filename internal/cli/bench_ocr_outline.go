@@ -18,7 +18,7 @@ import (
 // needs.
 func (b *ocrBench) outlineLevel(ctx context.Context, lv string, defs []*idv.DocumentDefinition, n int, seed uint64, w *tabwriter.Writer) error {
 	tallies := make([]benchTally, len(defs))
-	err := eachSynthSample(ctx, lv, defs, n, seed, func(idx, di int, def *idv.DocumentDefinition, smp *synth.Sample) error {
+	err := eachSynthSample(ctx, lv, b.variant, defs, n, seed, func(idx, di int, def *idv.DocumentDefinition, smp *synth.Sample) error {
 		t := &tallies[di]
 		t.cards++
 		for _, side := range def.Sides {
@@ -47,8 +47,8 @@ func (b *ocrBench) outlineLevel(ctx context.Context, lv string, defs []*idv.Docu
 				t.upright++
 			}
 			if !upright && b.verbose {
-				fmt.Fprintf(b.env.Stderr, "%s/%s#%d %s: outline located %v upright %v (corner error %.1f %% of the long side)\n",
-					lv, def.Config, idx, side, located, upright, 100*off)
+				fmt.Fprintf(b.env.Stderr, "%s/%s/%s#%d %s: outline located %v upright %v (corner error %.1f %% of the long side)\n",
+					lv, b.variant, def.Config, idx, side, located, upright, 100*off)
 			}
 		}
 		return nil
@@ -56,7 +56,7 @@ func (b *ocrBench) outlineLevel(ctx context.Context, lv string, defs []*idv.Docu
 	if err != nil {
 		return err
 	}
-	printTallies(w, lv, defs, tallies, outlineRow)
+	printTallies(w, b.rowPrefix(lv), defs, tallies, outlineRow)
 	return w.Flush()
 }
 

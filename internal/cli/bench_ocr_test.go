@@ -1,9 +1,13 @@
 package cli
 
 import (
+	"bytes"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/internal/synth"
 	"github.com/tambua/tambua/vision"
 )
 
@@ -55,6 +59,45 @@ func TestBenchFieldsLeaveOutFixed(t *testing.T) {
 	for _, f := range fs {
 		if f.Fixed != "" {
 			t.Errorf("fixed field %s scored", f.Name)
+		}
+	}
+}
+
+func TestParseVariants(t *testing.T) {
+	cases := []struct {
+		in      string
+		want    string
+		wantErr bool
+	}{
+		{"base", "[base]", false},
+		{"base, heldout,base", "[base heldout]", false},
+		{"all", fmt.Sprint(synth.Variants), false},
+		{"", "[base]", false},
+		{"base,nope", "", true},
+	}
+	for _, tc := range cases {
+		got, err := parseVariants(tc.in)
+		if (err != nil) != tc.wantErr {
+			t.Errorf("parseVariants(%q) error %v", tc.in, err)
+			continue
+		}
+		if err == nil && fmt.Sprint(got) != tc.want {
+			t.Errorf("parseVariants(%q) = %v, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestPrintFamilies(t *testing.T) {
+	var buf bytes.Buffer
+	printFamilies(&buf, []familyRow{
+		{variant: "base", level: "easy", t: benchTally{fields: 10, exact: 9}},
+		{variant: "base", level: "medium", t: benchTally{fields: 10, exact: 8}},
+		{variant: "heldout", level: "easy", t: benchTally{fields: 4, exact: 1}},
+	})
+	out := buf.String()
+	for _, want := range []string{"variant\teasy\tmedium", "base\t90.0% (9/10)\t80.0% (8/10)", "heldout\t25.0% (1/4)\t-"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/schollz/progressbar/v3"
@@ -36,6 +37,8 @@ func runSynth(ctx context.Context, env *Env, args []string) error {
 	attacks := fs.Bool("attacks", false, "make about half the samples attacks (print, screen replay, photo swap, edited field, photocopy, screenshot)")
 	faces := fs.String("faces", synth.DefaultFacesDir, "folder of face photos, one subfolder per person")
 	workers := fs.Int("workers", runtime.NumCPU(), "samples rendered in parallel")
+	variantName := fs.String("variant", "base", "layout variant: "+variantNames()+" (heldout is for measuring only, docs/synth.md)")
+	flat := fs.Bool("flat", false, "with --gallery: tile the flat front and back of each card instead of the photos")
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
@@ -61,6 +64,10 @@ func runSynth(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return Usagef("%v", err)
 	}
+	variant, err := synth.ParseVariant(*variantName)
+	if err != nil {
+		return Usagef("%v", err)
+	}
 	reg := docdefs.Default()
 	if *defsDir != "" {
 		if reg, err = docdefs.LoadDir(*defsDir); err != nil {
@@ -75,7 +82,7 @@ func runSynth(ctx context.Context, env *Env, args []string) error {
 		}
 		defs = []*idv.DocumentDefinition{d}
 	}
-	gen, err := synth.New(synth.Options{Definitions: defs, Seed: *seed, Difficulty: diff, Attacks: *attacks, FacesDir: *faces})
+	gen, err := synth.New(synth.Options{Definitions: defs, Seed: *seed, Difficulty: diff, Attacks: *attacks, FacesDir: *faces, Variant: variant})
 	if err != nil {
 		return err
 	}
@@ -111,7 +118,9 @@ func runSynth(ctx context.Context, env *Env, args []string) error {
 					return
 				}
 				if samples != nil {
-					s.FrontCard, s.BackCard = nil, nil
+					if !*flat {
+						s.FrontCard, s.BackCard = nil, nil
+					}
 					samples[i] = s
 				}
 				_ = bar.Add(1)
@@ -137,7 +146,11 @@ feed:
 		return err
 	}
 	if *gallery != "" {
-		img, err := synth.Gallery(samples)
+		mk := synth.Gallery
+		if *flat {
+			mk = synth.FlatGallery
+		}
+		img, err := mk(samples)
 		if err != nil {
 			return err
 		}
@@ -160,4 +173,13 @@ feed:
 		fmt.Fprintf(env.Stdout, "wrote gallery of %d samples to %s\n", *count, *gallery)
 	}
 	return nil
+}
+
+// variantNames lists the layout variants for help texts.
+func variantNames() string {
+	var names []string
+	for _, v := range synth.Variants {
+		names = append(names, string(v))
+	}
+	return strings.Join(names, ", ")
 }

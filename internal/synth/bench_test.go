@@ -49,7 +49,8 @@ func BenchmarkStaticLayer(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	lay := baseLayout(d, "front", r.fonts)
 	for i := 0; i < b.N; i++ {
-		r.drawStatic(d, "front")
+		r.drawStatic(d, "front", lay)
 	}
 }

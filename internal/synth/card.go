@@ -112,8 +112,12 @@ func sideColours(d *idv.DocumentDefinition, side string) []rgb {
 	return cols
 }
 
-// static returns (drawing once) the shared layer of a side.
-func (r *renderer) static(d *idv.DocumentDefinition, side string) *staticSide {
+// static returns (drawing once) the shared layer of a side. A variant's
+// layer is its card's own and is drawn each time.
+func (r *renderer) static(d *idv.DocumentDefinition, side string, lay *sideLayout) *staticSide {
+	if !lay.static {
+		return r.drawStatic(d, side, lay)
+	}
 	key := d.Config + "/" + side + "/" + fmt.Sprint(d.Size)
 	sharedStatic.Lock()
 	s, ok := sharedStatic.m[key]
@@ -121,7 +125,7 @@ func (r *renderer) static(d *idv.DocumentDefinition, side string) *staticSide {
 	if ok {
 		return s
 	}
-	s = r.drawStatic(d, side)
+	s = r.drawStatic(d, side, lay)
 	sharedStatic.Lock()
 	if prev, ok := sharedStatic.m[key]; ok {
 		s = prev
@@ -177,7 +181,7 @@ func layoutLabels(d *idv.DocumentDefinition, side string, w, h int, fs *fonts, s
 	out := map[string]labelLayout{}
 	occ := occupied(d, side)
 	for _, f := range fieldsOn(d, side) {
-		if f.Label == "" || f.Fixed != "" {
+		if printedLabel(f) == "" || f.Fixed != "" {
 			continue
 		}
 		z := zoneRect(f.Zone)
@@ -196,11 +200,11 @@ func layoutLabels(d *idv.DocumentDefinition, side string, w, h int, fs *fonts, s
 			size = math.Max(6, (gap-0.1*zh)/capHeight)
 		}
 		ls := textStyle{font: st.labelFont, size: size}
-		wpx := fs.measure(ls, f.Label)
+		wpx := fs.measure(ls, printedLabel(f))
 		if maxW := f.Zone.W * float64(w) * 1.3; wpx > maxW && wpx > 0 {
 			size *= maxW / wpx
 		}
-		out[f.Name] = labelLayout{x: z.x0 * float64(w), y: z.y0*float64(h) - 0.1*zh, size: size, text: f.Label}
+		out[f.Name] = labelLayout{x: z.x0 * float64(w), y: z.y0*float64(h) - 0.1*zh, size: size, text: printedLabel(f)}
 	}
 	return out
 }
@@ -261,7 +265,7 @@ func freeRect(occ []frect, y0, y1 float64) frect {
 func headerLines(d *idv.DocumentDefinition, side string) []string {
 	var printed []string
 	for _, f := range fieldsOn(d, side) {
-		printed = append(printed, strings.ToUpper(f.Label), f.Fixed)
+		printed = append(printed, strings.ToUpper(printedLabel(f)), f.Fixed)
 	}
 	var out []string
 	for _, k := range d.Keywords[side] {
@@ -285,12 +289,15 @@ func headerLines(d *idv.DocumentDefinition, side string) []string {
 }
 
 // drawStatic paints the shared layer of one side.
-func (r *renderer) drawStatic(d *idv.DocumentDefinition, side string) *staticSide {
+func (r *renderer) drawStatic(d *idv.DocumentDefinition, side string, lay *sideLayout) *staticSide {
 	w, h := sideSize(d)
-	st := styleFor(d)
+	st := lay.st
 	g := newRNG(hashString(d.Config+side), 7)
 	c := newCanvas(w, h)
 	cols := sideColours(d, side)
+	if lay.art != nil {
+		cols = lay.art.palette
+	}
 	gradientBase(c, cols, g.rangef(-0.6, 0.6), vec{g.rangef(0.3, 0.8) * float64(w), g.rangef(0.2, 0.7) * float64(h)}, g)
 	dark := cols[len(cols)-1].scale(0.72)
 	accent2 := cols[0].mix(st.accent, 0.55)
@@ -307,6 +314,10 @@ func (r *renderer) drawStatic(d *idv.DocumentDefinition, side string) *staticSid
 		x, y, zw, zh := rectPx(sec.Zone, w, h)
 		switch sec.Kind {
 		case "guilloche":
+			if lay.art != nil {
+				r.artGuilloche(c, lay.art, x, y, zw, zh, b.issuer)
+				continue
+			}
 			c.clip = image.Rect(int(x), int(y), int(math.Ceil(x+zw)), int(math.Ceil(y+zh)))
 			n := int(zh / 7)
 			amp := zh * g.rangef(0.025, 0.05)
@@ -337,7 +348,7 @@ func (r *renderer) drawStatic(d *idv.DocumentDefinition, side string) *staticSid
 		}
 	}
 	// a fine border rule and the flag stripe along the bottom where free
-	occ := occupied(d, side)
+	occ := occupiedBy(d, side, lay, r.fonts)
 	var border path
 	m := 1.2 * pxPerMM
 	border.roundRect(m, m, float64(w)-2*m, float64(h)-2*m, st.radiusMM*pxPerMM*0.6)
@@ -422,11 +433,14 @@ func (r *renderer) drawStatic(d *idv.DocumentDefinition, side string) *staticSid
 		c.fill(&p, st.accent, 0.5)
 		seal(c, r.fonts, vec{0.78 * float64(w), 0.8 * float64(h)}, 0.12*float64(h), b.issuer, st.accent, 0.25, g)
 	}
-	labels := layoutLabels(d, side, w, h, r.fonts, st)
-	for _, name := range sortedKeys(labels) {
-		l := labels[name]
+	for _, name := range sortedKeys(lay.fields) {
+		fp := lay.fields[name]
+		if fp.label.text == "" {
+			continue
+		}
+		l := fp.label
 		var p path
-		r.fonts.text(&p, textStyle{font: st.labelFont, size: l.size, track: 0.02}, l.text, translate(l.x, l.y))
+		r.fonts.text(&p, textStyle{font: fp.labelFont, size: l.size, track: fp.track}, l.text, translate(l.x, l.y))
 		c.fill(&p, st.labelInk, 0.9)
 	}
 	// MRZ zones print on a plain band: fade the security print there
@@ -475,14 +489,19 @@ type sideInput struct {
 	edits    sideEdits
 	sigSeed  uint64
 	wear     Wear
+	lay      *sideLayout // nil for the definition's own layout
 }
 
 // renderSide draws one side of a document for an identity. The result is
 // premultiplied RGBA, transparent outside the rounded outline.
 func (r *renderer) renderSide(d *idv.DocumentDefinition, side string, in sideInput) (*image.RGBA, error) {
-	st := styleFor(d)
+	lay := in.lay
+	if lay == nil {
+		lay = baseLayout(d, side, r.fonts)
+	}
+	st := lay.st
 	w, h := sideSize(d)
-	static := r.static(d, side)
+	static := r.static(d, side, lay)
 	c := newCanvas(w, h)
 	copy(c.img.Pix, static.img.Pix)
 	g := newRNG(in.sigSeed, 3)
@@ -515,7 +534,8 @@ func (r *renderer) renderSide(d *idv.DocumentDefinition, side string, in sideInp
 		if f.Fixed != "" {
 			continue
 		}
-		x, y, zw, zh := rectPx(f.Zone, w, h)
+		fp := lay.fields[f.Name]
+		x, y, zw, zh := fp.value.x, fp.value.y, fp.value.w, fp.value.h
 		text := in.id.printed[f.Name]
 		ts := textStyle{font: st.valueFont, size: zh * 0.58 / capHeight, track: 0.015}
 		m := identityAffine

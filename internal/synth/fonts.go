@@ -29,6 +29,30 @@ const (
 	fontOCRBS = "/usr/share/fonts/opentype/ocr-b/OCRBS.otf"
 )
 
+// Fonts only layout variants use (variant.go): other DejaVu and Liberation
+// cuts for the type family (fonts-dejavu-core, fonts-dejavu-extra,
+// fonts-liberation2), and families only the held-out variant uses
+// (fonts-freefont-ttf, fonts-crosextra-carlito).
+const (
+	fontSerif         = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
+	fontSerifBold     = "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf"
+	fontDejaCond      = "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf"
+	fontDejaCondBold  = "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf"
+	fontMonoBold      = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf"
+	fontLibMonoBold   = "/usr/share/fonts/truetype/liberation2/LiberationMono-Bold.ttf"
+	fontFreeSans      = "/usr/share/fonts/truetype/freefont/FreeSans.ttf"
+	fontFreeSansBold  = "/usr/share/fonts/truetype/freefont/FreeSansBold.ttf"
+	fontFreeSerif     = "/usr/share/fonts/truetype/freefont/FreeSerif.ttf"
+	fontFreeSerifBold = "/usr/share/fonts/truetype/freefont/FreeSerifBold.ttf"
+	fontCarlito       = "/usr/share/fonts/truetype/crosextra/Carlito-Regular.ttf"
+	fontCarlitoBold   = "/usr/share/fonts/truetype/crosextra/Carlito-Bold.ttf"
+)
+
+// variantFonts are loaded when present; a generator of a variant that
+// needs them checks they are (Generator.New).
+var variantFonts = []string{fontSerif, fontSerifBold, fontDejaCond, fontDejaCondBold, fontMonoBold, fontLibMonoBold,
+	fontFreeSans, fontFreeSansBold, fontFreeSerif, fontFreeSerifBold, fontCarlito, fontCarlitoBold}
+
 // narrowed are fonts drawn from another file at a horizontal scale.
 var narrowed = map[string]struct {
 	file  string
@@ -48,7 +72,7 @@ func loadFont(path string) (*sfnt.Font, error) {
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("synth: font %s (install fonts-dejavu-core, fonts-liberation2, fonts-ocr-b): %w", path, err)
+		return nil, fmt.Errorf("synth: font %s (install fonts-dejavu-core, fonts-dejavu-extra, fonts-liberation2, fonts-ocr-b, fonts-freefont-ttf, fonts-crosextra-carlito): %w", path, err)
 	}
 	f, err := sfnt.Parse(b)
 	if err != nil {
@@ -74,6 +98,11 @@ func newFonts() (*fonts, error) {
 			return nil, err
 		}
 		fs.byPath[p] = f
+	}
+	for _, p := range variantFonts {
+		if f, err := loadFont(p); err == nil {
+			fs.byPath[p] = f
+		}
 	}
 	for name, n := range narrowed {
 		fs.byPath[name] = fs.byPath[n.file]

@@ -12,8 +12,19 @@ import (
 // Gallery tiles samples into one picture for reviewers: one row per
 // sample with its front, back and selfie, and a caption naming the
 // definition, difficulty and attack.
-func Gallery(samples []*Sample) (*image.RGBA, error) {
-	const rowH, gap, capH = 300, 12, 34
+func Gallery(samples []*Sample) (*image.RGBA, error) { return gallery(samples, false) }
+
+// FlatGallery is Gallery with the flat documents (front and back before
+// capture, at a larger scale) instead of the photos, for reviewing
+// layouts: every caption and value should be readable and clear of the
+// rest. The samples must keep FrontCard and BackCard.
+func FlatGallery(samples []*Sample) (*image.RGBA, error) { return gallery(samples, true) }
+
+func gallery(samples []*Sample, flat bool) (*image.RGBA, error) {
+	rowH, gap, capH := 300, 12, 34
+	if flat {
+		rowH = 420
+	}
 	type row struct {
 		imgs    []image.Image
 		caption string
@@ -23,7 +34,19 @@ func Gallery(samples []*Sample) (*image.RGBA, error) {
 	for _, s := range samples {
 		var r row
 		x := gap
+		if flat {
+			if s.FrontCard == nil || s.BackCard == nil {
+				return nil, fmt.Errorf("synth: flat gallery: sample %d has no flat cards", s.Truth.Index)
+			}
+			for _, img := range []*image.RGBA{s.FrontCard, s.BackCard} {
+				r.imgs = append(r.imgs, img)
+				x += img.Bounds().Dx()*rowH/img.Bounds().Dy() + gap
+			}
+		}
 		for _, b := range [][]byte{s.Front, s.Back, s.Selfie} {
+			if flat {
+				break
+			}
 			dec, err := jpeg.Decode(bytes.NewReader(b))
 			if err != nil {
 				return nil, fmt.Errorf("synth: gallery: %w", err)
@@ -45,6 +68,9 @@ func Gallery(samples []*Sample) (*image.RGBA, error) {
 			same = "impostor selfie"
 		}
 		r.caption = fmt.Sprintf("#%d  %s  (%s)  %s, %s", s.Truth.Index, s.Truth.Config, s.Truth.Difficulty, attack, same)
+		if s.Truth.Layout != nil {
+			r.caption += "  variant: " + s.Truth.Layout.Variant
+		}
 		rows = append(rows, r)
 	}
 	h := gap + len(rows)*(rowH+capH+gap)
@@ -57,13 +83,17 @@ func Gallery(samples []*Sample) (*image.RGBA, error) {
 	y := gap
 	for _, r := range rows {
 		var p path
-		fs.text(&p, textStyle{font: fontSans, size: 20}, r.caption, translate(gap, float64(y)+22))
+		fs.text(&p, textStyle{font: fontSans, size: 20}, r.caption, translate(float64(gap), float64(y)+22))
 		c.fill(&p, rgb{230, 230, 230}, 1)
 		y += capH
 		x := gap
 		for _, img := range r.imgs {
 			w := img.Bounds().Dx() * rowH / img.Bounds().Dy()
-			xdraw.ApproxBiLinear.Scale(c.img, image.Rect(x, y, x+w, y+rowH), img, img.Bounds(), xdraw.Src, nil)
+			op := xdraw.Src
+			if flat {
+				op = xdraw.Over // the cards' corners are transparent
+			}
+			xdraw.ApproxBiLinear.Scale(c.img, image.Rect(x, y, x+w, y+rowH), img, img.Bounds(), op, nil)
 			x += w + gap
 		}
 		y += rowH + gap

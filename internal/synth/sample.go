@@ -38,6 +38,9 @@ type Options struct {
 	ImpostorRate float64
 	FacesDir     string // default DefaultFacesDir
 	Today        time.Time
+	// Variant is the layout family (default base, the definitions' own
+	// drawing); see Variants.
+	Variant Variant
 }
 
 // Generator renders samples. It is safe for concurrent use.
@@ -66,12 +69,27 @@ func New(opts Options) (*Generator, error) {
 	if opts.ImpostorRate == 0 {
 		opts.ImpostorRate = 0.25
 	}
+	v, err := ParseVariant(string(opts.Variant))
+	if err != nil {
+		return nil, err
+	}
+	opts.Variant = v
 	faces, err := loadFaceSet(opts.FacesDir)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := newFonts(); err != nil {
+	fs, err := newFonts()
+	if err != nil {
 		return nil, err
+	}
+	if v == VariantType || v == VariantHeldout {
+		for _, p := range variantFonts {
+			if fs.byPath[p] == nil {
+				if _, err := loadFont(p); err != nil {
+					return nil, fmt.Errorf("synth: variant %s: %w", v, err)
+				}
+			}
+		}
 	}
 	return &Generator{opts: opts, faces: faces}, nil
 }
@@ -138,7 +156,10 @@ type Truth struct {
 	Person           PersonTruth       `json:"person"`
 	SelfieSamePerson bool              `json:"selfie_same_person"`
 	// Wear is the document's scratches, smudges and fading.
-	Wear         Wear           `json:"wear"`
+	Wear Wear `json:"wear"`
+	// Layout is set for a layout variant other than base: where each
+	// field's caption and value were printed.
+	Layout       *LayoutTruth   `json:"layout,omitempty"`
 	Attack       *string        `json:"attack"`
 	AttackDetail map[string]any `json:"attack_detail,omitempty"`
 	Capture      CaptureTruth   `json:"capture"`
@@ -177,6 +198,9 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 	}
 	d := gen.opts.Definitions[index%len(gen.opts.Definitions)]
 	seed := SampleSeed(gen.opts.Seed, index)
+	if gen.opts.Variant == VariantHeldout {
+		seed = SampleSeed(gen.opts.Seed^heldoutSalt, index)
+	}
 	root := newRNG(seed, 0)
 	r, err := newRenderer()
 	if err != nil {
@@ -258,7 +282,29 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 	pose := cardPortrait(root.fork("pose"), cardFace)
 	sigSeed := root.fork("signature").r.Uint64()
 	wear := drawWear(root.fork("wear"), gen.opts.Difficulty)
-	in := sideInput{id: id, face: cardFace, pose: pose, ghost: cardFace, hueShift: frontCap.HologramHueShift, edits: edits, sigSeed: sigSeed, wear: wear}
+	// the layout variant: its own stream, so the base draws stay as they were
+	var layFront, layBack *sideLayout
+	var layoutTruth *LayoutTruth
+	if gen.opts.Variant != VariantBase {
+		lg := newRNG(splitmix(seed^hashString("layout/"+string(gen.opts.Variant))), 13)
+		plan := planCard(gen.opts.Variant, d, lg)
+		if plan.mixedCase {
+			printed := map[string]string{}
+			for k, v := range id.printed {
+				printed[k] = v
+				if f, ok := d.Field(k); ok {
+					printed[k] = mixedCaseValue(f, v)
+				}
+			}
+			id.printed = printed
+		}
+		layFront = variantLayout(d, "front", plan, r.fonts, id.printed, lg.fork("front"))
+		layBack = variantLayout(d, "back", plan, r.fonts, id.printed, lg.fork("back"))
+		layoutTruth = &LayoutTruth{Variant: string(gen.opts.Variant), Fields: map[string]FieldLayoutTruth{}}
+		layFront.truth(d, "front", r.fonts, layoutTruth.Fields)
+		layBack.truth(d, "back", r.fonts, layoutTruth.Fields)
+	}
+	in := sideInput{id: id, face: cardFace, pose: pose, ghost: cardFace, hueShift: frontCap.HologramHueShift, edits: edits, sigSeed: sigSeed, wear: wear, lay: layFront}
 	frontImg, err := r.renderSide(d, "front", in)
 	if err != nil {
 		return nil, err
@@ -270,6 +316,7 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 	inBack := in
 	inBack.edits = sideEdits{}
 	inBack.hueShift = backCap.HologramHueShift
+	inBack.lay = layBack
 	backImg, err := r.renderSide(d, "back", inBack)
 	if err != nil {
 		return nil, err
@@ -279,7 +326,7 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 		Config: d.Config, Index: index, Seed: seed, Difficulty: string(gen.opts.Difficulty), Country: d.Country,
 		DisplayName: d.DisplayName, BackSide: backSide,
 		FieldSchema: append([]string(nil), d.FieldSchema...), Combined: map[string]string{}, Printed: map[string]string{},
-		MRZLines: []string{}, Person: person, Wear: wear,
+		MRZLines: []string{}, Person: person, Wear: wear, Layout: layoutTruth,
 		SelfieSamePerson: person.SelfiePerson == person.CardPerson,
 	}
 	for _, name := range d.FieldSchema {

@@ -1,0 +1,562 @@
+package ocr
+
+import (
+	"image"
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/idv"
+)
+
+// labelHit is one caption of a field found on the page.
+type labelHit struct {
+	field string
+	words []int
+	box   image.Rectangle
+	key   string
+	dist  int
+}
+
+// layout is what the page says about a side's fields: where each field's
+// captions are, and which words are captions (never values).
+type layout struct {
+	pg        *page
+	captioned int  // fields of the side that have a caption
+	vouched   bool // another side, or the MRZ, showed this is the document
+	hasTitles bool // the definition gives keywords for the side
+	titles    int  // matches of the side's keywords anywhere on the page
+	// captionWordSets are the words of each caption spelling of the side.
+	captionWordSets []map[string]bool
+	next            []int // the word to the right on the same line, -1 if none
+	hits            map[string][]labelHit
+	claimed         map[int]string // word index -> field whose caption it is
+}
+
+// labelAllowance is how many character edits a caption of n letters may
+// show and still match: one per five letters, none in short words (SEX,
+// NAME), where one edit already makes another word. Chosen on the synth
+// captions' tesseract readings (ID read 1D, NUMBER read NUMBFR).
+func labelAllowance(n int) int { return n / 5 }
+
+// sameLine: b lies on a's text line (their vertical extents overlap by
+// at least half the smaller height).
+func sameLine(a, b image.Rectangle) bool {
+	ov := min(a.Max.Y, b.Max.Y) - max(a.Min.Y, b.Min.Y)
+	return 2*ov >= min(a.Dy(), b.Dy())
+}
+
+// wordGap is the largest gap, in glyph heights, between two words of one
+// caption or one value: words are set about 0.3 to 1 height apart
+// (letter-spaced passport print the most), while two fields printed on
+// one line are several heights apart.
+const wordGap = 1.5
+
+func newLayout(pg *page, d *idv.DocumentDefinition, side string) *layout {
+	ly := &layout{pg: pg, next: make([]int, len(pg.words)), hits: map[string][]labelHit{}, claimed: map[int]string{}}
+	for i, a := range pg.words {
+		ly.next[i] = -1
+		best := math.MaxInt
+		for j, b := range pg.words {
+			if i == j || b.box.Min.X < a.box.Max.X-a.box.Dy()/2 || !sameLine(a.box, b.box) {
+				continue
+			}
+			gap := b.box.Min.X - a.box.Max.X
+			if float64(gap) <= wordGap*float64(max(a.box.Dy(), b.box.Dy())) && gap < best {
+				best, ly.next[i] = gap, j
+			}
+		}
+	}
+	keys := make([]string, len(pg.words))
+	for i, w := range pg.words {
+		keys[i] = docdefs.LabelKey(w.text)
+	}
+	var all []labelHit
+	for _, f := range d.Fields {
+		if f.Zone.Side != side || f.Fixed != "" {
+			continue
+		}
+		if len(f.AllLabels()) > 0 {
+			ly.captioned++
+		}
+		for _, l := range docdefs.Spellings(f) {
+			k := docdefs.LabelKey(l)
+			set := map[string]bool{}
+			for _, w := range strings.Fields(strings.ReplaceAll(l, "/", " ")) {
+				set[docdefs.LabelKey(w)] = true
+			}
+			ly.captionWordSets = append(ly.captionWordSets, set)
+			allow := labelAllowance(len(k))
+			for i := range pg.words {
+				if keys[i] == "" {
+					continue
+				}
+				acc, idx := "", []int{}
+				for j := i; j >= 0 && len(idx) < 8; j = ly.next[j] {
+					acc += keys[j]
+					idx = append(idx, j)
+					if len(acc) > len(k)+allow {
+						break
+					}
+					// A caption read a letter short or long still
+					// matches; one two letters short is another word
+					// (PASSPORT is not PASSPORT NO).
+					if dd := levenshtein(acc, k); dd <= allow && abs(len(acc)-len(k)) <= 1 && !ly.tailOfCaption(i, f) {
+						all = append(all, labelHit{field: f.Name, words: append([]int(nil), idx...), key: k, dist: dd})
+						break
+					}
+				}
+			}
+		}
+	}
+	// The document's own titles (REPUBLIC OF KENYA) are claimed too, by
+	// no field: they are print, never a value.
+	ly.hasTitles = len(d.Keywords[side]) > 0
+	for _, kw := range d.Keywords[side] {
+		k := docdefs.LabelKey(kw)
+		for i := range pg.words {
+			acc, idx := "", []int{}
+			for j := i; j >= 0 && len(idx) < 8 && len(acc) < len(k); j = ly.next[j] {
+				acc += keys[j]
+				idx = append(idx, j)
+			}
+			// Titles are printed in the top band (a fifth of the side,
+			// as rankByKeywords reads); the same word lower down is a
+			// value (PASSPORT OFFICE).
+			if len(k) < 4 || levenshtein(acc, k) > labelAllowance(len(k)) {
+				continue
+			}
+			ly.titles++
+			if pg.words[i].box.Max.Y <= pg.h/5 {
+				all = append(all, labelHit{field: "", words: idx, key: k})
+			}
+		}
+	}
+	// Closer matches win the words they share with others (COUNTY read
+	// exactly is the caption COUNTY, not S.COUNTY with a letter lost),
+	// then longer captions (DATE OF BIRTH over a field labelled BIRTH).
+	sort.SliceStable(all, func(a, b int) bool {
+		if all[a].dist != all[b].dist {
+			return all[a].dist < all[b].dist
+		}
+		return len(all[a].key) > len(all[b].key)
+	})
+	for _, h := range all {
+		free := true
+		for _, w := range h.words {
+			if _, taken := ly.claimed[w]; taken {
+				free = false
+			}
+		}
+		if !free {
+			continue
+		}
+		for _, w := range h.words {
+			ly.claimed[w] = h.field
+			h.box = h.box.Union(pg.words[w].box)
+		}
+		if h.field != "" {
+			ly.hits[h.field] = append(ly.hits[h.field], h)
+		}
+	}
+	return ly
+}
+
+// foreign: the page holds text but none of the titles the definition
+// gives for the side (captions do not tell: DATE OF BIRTH, SEX and PLACE
+// OF BIRTH are on most documents). Six words read with confidence are a printed document (a
+// blank or unreadable side gives fewer); chosen on the synth corpus's
+// sides, where the fewest legible words of a side are about ten.
+func (ly *layout) foreign() bool {
+	n := 0
+	for _, w := range ly.pg.words {
+		if w.conf >= 60 && len(docdefs.LabelKey(w.text)) >= 2 {
+			n++
+		}
+	}
+	return n >= 6 && ly.hasTitles && ly.titles == 0
+}
+
+// confirmed: the page shows at least half the captions of the side's
+// captioned fields, so it is this document and its zones mean something
+// (its titles alone do not say so: a card captioned in a language no
+// label list covers carries them too).
+// Only then is a field whose caption was not found looked for in its
+// zone: on another card, or one captioned in another language, the zone
+// holds some other value.
+func (ly *layout) confirmed() bool {
+	return ly.captioned > 0 && 2*len(ly.hits) >= ly.captioned
+}
+
+// tailOfCaption: the words starting at i are the end of a longer caption
+// (ID NUMBER in VOTER ID NUMBER, NAMES in OTHER NAMES): a word of the
+// caption's size and spacing stands just before them, and it is neither
+// a number (1., 4a.) nor a word of one of f's own spellings (Vornamen/
+// before Given names).
+func (ly *layout) tailOfCaption(i int, f idv.FieldDef) bool {
+	a := ly.pg.words[i]
+	own := map[string]bool{}
+	for _, l := range docdefs.Spellings(f) {
+		for _, w := range strings.Fields(strings.ReplaceAll(l, "/", " ")) {
+			own[docdefs.LabelKey(w)] = true
+		}
+	}
+	for j, b := range ly.pg.words {
+		if ly.next[j] != i {
+			continue
+		}
+		h := float64(a.box.Dy())
+		ratio := float64(b.box.Dy()) / h
+		k := docdefs.LabelKey(b.text)
+		if float64(a.box.Min.X-b.box.Max.X) <= 0.8*h && ratio > 0.75 && ratio < 1.33 && len(k) >= 2 &&
+			!strings.ContainsAny(b.text, "0123456789") && !own[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// known: nothing says this side is another document: its captions or
+// another side of the capture (or its MRZ) show it is this one, or it is
+// not foreign (a side whose titles were found, or whose definition gives
+// none). A soft capture may lose most captions; the zones still hold the
+// values then.
+func (ly *layout) known() bool {
+	return ly.confirmed() || ly.vouched || !ly.foreign()
+}
+
+// captionWords: every word of the text is a word of one caption
+// spelling of the side, as a caption whose first words were lost reads
+// (OF BIRTH of DISTRICT OF BIRTH): never a value. Text with digits is
+// not a caption.
+func (ly *layout) captionWords(text string) bool {
+	if strings.ContainsAny(text, "0123456789") {
+		return false
+	}
+	var ws []string
+	for _, w := range strings.Fields(text) {
+		if k := docdefs.LabelKey(w); k != "" {
+			ws = append(ws, k)
+		}
+	}
+	if len(ws) == 0 {
+		return false
+	}
+	for _, words := range ly.captionWordSets {
+		all := true
+		for _, w := range ws {
+			all = all && words[w]
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// captions is how many fields have a caption on the page.
+func (ly *layout) captions() int { return len(ly.hits) }
+
+// candidate is a run of words that may be a field's value.
+type candidate struct {
+	words []int
+	box   image.Rectangle
+	text  string
+	conf  float64
+	// score ranks candidates, lower first: distance from the caption in
+	// caption heights, plus distance from the zone prior.
+	score float64
+	// label is the caption's box the candidate was found from (empty when
+	// found by the region prior); how says which ("label", "region").
+	label image.Rectangle
+	how   string
+}
+
+// segment is the run of unclaimed words on w's line that w belongs to,
+// left to right.
+func (ly *layout) segment(w int) []int {
+	prev := map[int]int{}
+	for i, n := range ly.next {
+		if n >= 0 {
+			if _, ok := prev[n]; !ok {
+				prev[n] = i
+			}
+		}
+	}
+	start := w
+	seen := map[int]bool{w: true}
+	for {
+		p, ok := prev[start]
+		if !ok || ly.isClaimed(p) || seen[p] {
+			break
+		}
+		seen[p] = true
+		start = p
+	}
+	var out []int
+	seen = map[int]bool{}
+	for j := start; j >= 0 && !ly.isClaimed(j) && !seen[j]; j = ly.next[j] {
+		seen[j] = true
+		out = append(out, j)
+	}
+	return out
+}
+
+func (ly *layout) isClaimed(w int) bool { _, ok := ly.claimed[w]; return ok }
+
+// valueCandidates lists the runs of words that may hold f's value: right
+// of or below each of its captions, or, when no caption was found, the
+// words where its zone says the value usually is.
+func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
+	var out []candidate
+	words := ly.pg.words
+	for _, h := range ly.hits[f.Name] {
+		hl := float64(max(h.box.Dy(), 1))
+		if f.Value != idv.ValueBelow {
+			// The nearest word to the right on the caption's line (its
+			// middle within the caption's height, widened by half of it: a
+			// larger value shares the caption's baseline, not its middle).
+			// Another caption of the field is passed over; a caption of
+			// another field ends the search.
+			var right []int
+			for i, w := range words {
+				cy := float64(w.box.Min.Y+w.box.Max.Y) / 2
+				if cy < float64(h.box.Min.Y)-hl/2 || cy > float64(h.box.Max.Y)+hl/2 || w.box.Min.X < h.box.Max.X-int(hl/2) ||
+					ly.inHit(i, h) || float64(w.box.Min.X-h.box.Max.X) > 0.45*float64(ly.pg.w) {
+					continue
+				}
+				right = append(right, i)
+			}
+			sort.Slice(right, func(a, b int) bool { return words[right[a]].box.Min.X < words[right[b]].box.Min.X })
+			for _, i := range right {
+				if owner, ok := ly.claimed[i]; ok {
+					if owner == f.Name {
+						continue
+					}
+					break
+				}
+				c := ly.makeCandidate(f, ly.segment(i), float64(max(0, words[i].box.Min.X-h.box.Max.X))/hl)
+				c.label, c.how = h.box, "label"
+				out = append(out, c)
+				break
+			}
+		}
+		if f.Value != idv.ValueRight {
+			// The nearest line below that starts under the caption. More
+			// lines of the caption (another language) and prose in lower
+			// case are passed over; a caption of another field ends the
+			// search.
+			x0, x1 := h.box.Min.X-int(2*hl), max(h.box.Max.X, h.box.Min.X+int(4*hl))
+			var below []int
+			for i, w := range words {
+				if w.box.Min.Y < h.box.Min.Y+int(hl/2) || w.box.Max.X < x0 || w.box.Min.X > x1 || ly.inHit(i, h) {
+					continue
+				}
+				below = append(below, i)
+			}
+			sort.SliceStable(below, func(a, b int) bool {
+				wa, wb := words[below[a]].box, words[below[b]].box
+				if wa.Min.Y != wb.Min.Y {
+					return wa.Min.Y < wb.Min.Y
+				}
+				return abs(wa.Min.X-h.box.Min.X) < abs(wb.Min.X-h.box.Min.X)
+			})
+			top := h.box.Max.Y // bottom of the last line passed over
+			done := map[int]bool{}
+			for _, i := range below {
+				w := words[i]
+				if done[i] {
+					continue
+				}
+				if dy := w.box.Min.Y - top; float64(dy) > 2.5*math.Max(hl, float64(w.box.Dy())) {
+					break
+				}
+				if owner, ok := ly.claimed[i]; ok {
+					if owner == f.Name {
+						top = max(top, w.box.Max.Y)
+						continue
+					}
+					break
+				}
+				seg := ly.segment(i)
+				if prose(ly.textOf(seg)) {
+					for _, s := range seg {
+						done[s] = true
+						top = max(top, words[s].box.Max.Y)
+					}
+					continue
+				}
+				for n := 1; n < max(f.Lines, 1); n++ {
+					seg = append(seg, ly.lineBelow(seg)...)
+				}
+				c := ly.makeCandidate(f, seg, math.Max(0, float64(w.box.Min.Y-h.box.Max.Y))/hl)
+				c.label, c.how = h.box, "label"
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	if len(ly.hits[f.Name]) == 0 && f.HasZone() && ly.known() {
+		// No caption: the region prior. Unclaimed words whose centre lies
+		// in the zone, widened by 3 % of the card (print moves by that
+		// much between print runs), each with its line.
+		z := valueZone(f.Zone)
+		x0, x1 := (z.X-0.03)*float64(ly.pg.w), (z.X+z.W+0.03)*float64(ly.pg.w)
+		y0, y1 := (z.Y-0.03)*float64(ly.pg.h), (z.Y+z.H+0.03)*float64(ly.pg.h)
+		seen := map[int]bool{}
+		for i, w := range words {
+			cx, cy := float64(w.box.Min.X+w.box.Max.X)/2, float64(w.box.Min.Y+w.box.Max.Y)/2
+			if ly.isClaimed(i) || seen[i] || cx < x0 || cx > x1 || cy < y0 || cy > y1 {
+				continue
+			}
+			seg := ly.segment(i)
+			for _, s := range seg {
+				seen[s] = true
+			}
+			if prose(ly.textOf(seg)) {
+				continue
+			}
+			c := ly.makeCandidate(f, seg, 0)
+			c.how = "region"
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (ly *layout) textOf(seg []int) string {
+	parts := make([]string, len(seg))
+	for i, s := range seg {
+		parts[i] = ly.pg.words[s].text
+	}
+	return strings.Join(parts, " ")
+}
+
+// prose: most words of the text are in lower case letters only. Values
+// on identity documents are printed in capitals or capitalised (Maus);
+// lower case words are captions and explanations (date of birth,
+// visibles selon l'angle).
+func prose(t string) bool {
+	n, lower := 0, 0
+	for _, w := range strings.Fields(t) {
+		hasUpper, hasLower := false, false
+		for _, r := range w {
+			hasUpper = hasUpper || unicode.IsUpper(r)
+			hasLower = hasLower || unicode.IsLower(r)
+		}
+		if !hasUpper && !hasLower {
+			continue
+		}
+		n++
+		if hasLower && !hasUpper {
+			lower++
+		}
+	}
+	return n > 0 && 2*lower > n
+}
+
+// inHit: word w is one of the hit's own words.
+func (ly *layout) inHit(w int, h labelHit) bool {
+	for _, x := range h.words {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+// lineBelow is the unclaimed run just under seg, starting under it: the
+// next line of a multi-line value.
+func (ly *layout) lineBelow(seg []int) []int {
+	if len(seg) == 0 {
+		return nil
+	}
+	var b image.Rectangle
+	for _, s := range seg {
+		b = b.Union(ly.pg.words[s].box)
+	}
+	best, bestDY := -1, math.MaxInt
+	for i, w := range ly.pg.words {
+		dy := w.box.Min.Y - b.Max.Y
+		if ly.isClaimed(i) || dy < -b.Dy()/3 || float64(dy) > 1.2*float64(b.Dy()) || w.box.Max.X < b.Min.X || w.box.Min.X > b.Max.X {
+			continue
+		}
+		if dy < bestDY {
+			best, bestDY = i, dy
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return ly.segment(best)
+}
+
+func (ly *layout) makeCandidate(f idv.FieldDef, seg []int, dist float64) candidate {
+	c := candidate{words: seg, score: dist}
+	var parts []string
+	for _, s := range seg {
+		w := ly.pg.words[s]
+		c.box = c.box.Union(w.box)
+		parts = append(parts, w.text)
+		c.conf += w.conf
+	}
+	if len(seg) > 0 {
+		c.conf /= float64(len(seg))
+	}
+	c.text = strings.Join(parts, " ")
+	if f.HasZone() && !c.box.Empty() {
+		// The zone prior: a value far from where the definition draws it
+		// ranks after a nearer one, one caption height per 10 % of the card.
+		zx, zy := (f.Zone.X+f.Zone.W/2)*float64(ly.pg.w), (f.Zone.Y+f.Zone.H/2)*float64(ly.pg.h)
+		cx, cy := float64(c.box.Min.X+c.box.Max.X)/2, float64(c.box.Min.Y+c.box.Max.Y)/2
+		c.score += math.Hypot((cx-zx)/float64(ly.pg.w), (cy-zy)/float64(ly.pg.h)) / 0.1
+	}
+	return c
+}
+
+// fits returns the longest run of the candidate's words whose text is a
+// valid value of f (a stray mark before a value, or the next field's
+// value set close after it, is left out), with its normalised value.
+func (ly *layout) fits(f idv.FieldDef, c candidate) (candidate, string, bool) {
+	n := len(c.words)
+	for size := n; size >= 1; size-- {
+		for s := 0; s+size <= n; s++ {
+			sub := ly.makeCandidate(f, c.words[s:s+size], c.score)
+			sub.score, sub.label, sub.how = c.score, c.label, c.how
+			if v, ok := Normalize(f, sub.text); ok {
+				return sub, v, true
+			}
+		}
+	}
+	return c, "", false
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// levenshtein is the edit distance between two strings of bytes.
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
