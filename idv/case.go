@@ -242,21 +242,37 @@ func (c *Case) Section(key string) (any, bool) {
 	return v, ok
 }
 
-// SetValue stores intermediate data for later checks under a key named by
-// the writing package (for example "ocr.quality").
-func (c *Case) SetValue(key string, v any) {
+// Key names a value of type T that one check leaves on the Case for later
+// ones. The package that writes a value declares its key once; readers use
+// that declaration, so the name and the type are written in one place.
+type Key[T any] struct{ name string }
+
+// NewKey declares a key; name is unique across checks ("ocr.quality").
+func NewKey[T any](name string) Key[T] { return Key[T]{name: name} }
+
+// Name is the key's name.
+func (k Key[T]) Name() string { return k.name }
+
+// Set stores v on the case.
+func (k Key[T]) Set(c *Case, v T) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.values[key] = v
+	c.values[k.name] = v
 }
 
-// Value returns intermediate data stored by an earlier check.
-func (c *Case) Value(key string) (any, bool) {
+// Get returns the value an earlier check stored, and whether there is one.
+func (k Key[T]) Get(c *Case) (T, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	v, ok := c.values[key]
+	v, ok := c.values[k.name].(T)
 	return v, ok
 }
+
+// SelfieFaceRect is where face_matching leaves the selfie's dominant face
+// rectangle, in the coordinates of the selfie as facerec decodes it, so
+// liveness_detection does not detect it twice. It is declared here, not in
+// checks/face, because sibling checks do not import each other.
+var SelfieFaceRect = NewKey[image.Rectangle]("face.selfie_rect")
 
 // AddFlag records an informational flag on the result.
 func (c *Case) AddFlag(flag string) {

@@ -73,6 +73,13 @@ func Info(name string) (CheckInfo, bool) {
 	return CheckInfo{}, false
 }
 
+// CostOf is the catalog's unit cost of a built-in check (0 for a name
+// outside the catalog): the one place a built-in check's price is written.
+func CostOf(name string) int {
+	ci, _ := Info(name)
+	return ci.Cost
+}
+
 // infoFor returns the catalog entry of name, or a generic entry for checks
 // outside the catalog (plugins, custom checks), whose thresholds may be set
 // anywhere in [0, 1] and have no default.

@@ -18,6 +18,14 @@ type Check interface {
 	Run(ctx context.Context, c *Case) (Outcome, error)
 }
 
+// StepValidator is implemented by checks that take step parameters.
+// Prepare calls ValidateStep for every step naming the check (with the
+// threshold in force and the step's params), so a bad parameter fails the
+// workflow once, up front, instead of sending every verification to review.
+type StepValidator interface {
+	ValidateStep(st Step) error
+}
+
 // Closer is implemented by checks that hold resources (models, child
 // processes) to release when the engine is closed.
 type Closer interface {

@@ -118,6 +118,10 @@ type preparedStep struct {
 	hasThreshold bool
 }
 
+func (st preparedStep) rule(review ManualReview) stepRule {
+	return stepRule{name: st.spec.Name, info: st.info, threshold: st.threshold, hasThreshold: st.hasThreshold, review: review}
+}
+
 // Prepare validates the workflow and resolves its checks and document types.
 func (e *Engine) Prepare(w *Workflow) (*Prepared, error) {
 	if err := w.Validate(); err != nil {
@@ -158,6 +162,12 @@ func (e *Engine) Prepare(w *Workflow) (*Prepared, error) {
 			return nil, Errorf(EInternal, "check %s costs %d units, the catalog says %d", cs.Name, c.Cost(), info.Cost)
 		}
 		t, has := w.ThresholdFor(i)
+		if v, ok := c.(StepValidator); ok {
+			st := Step{Name: cs.Name, Threshold: t, HasThreshold: has, Params: cs.Params}
+			if err := v.ValidateStep(st); err != nil {
+				return nil, Errorf(EInvalid, "checks[%d] %s: %v", i, cs.Name, err)
+			}
+		}
 		p.steps = append(p.steps, preparedStep{check: c, info: info, spec: cs, threshold: t, hasThreshold: has})
 		p.cost += c.Cost()
 	}
@@ -176,8 +186,10 @@ type Input struct {
 	Config string
 	// Images are the captures by slot (front, back, selfie, or any name).
 	Images map[string]Image
-	// Message is the caller's request message; keys that are not request
-	// fields are carried to the result untouched.
+	// Message holds the caller's own fields, carried to the result
+	// untouched; its "metadata" object is checked against the workflow's
+	// metadata_fields. A transport strips its envelope (the server's
+	// rpcQueue, menu, method...) before it calls Verify.
 	Message    map[string]json.RawMessage
 	RequestID  string
 	ClientID   string
@@ -189,17 +201,6 @@ type Input struct {
 	// the verification and returns the URL listed under images.
 	StoreImage func(ctx context.Context, name string, img image.Image) (string, error)
 }
-
-// requestFields are the message keys of the /upload request itself; every
-// other key is carried through to the result.
-var requestFields = map[string]bool{
-	"rpcQueue": true, "menu": true, "method": true, "no_adapter": true,
-	"client_id": true, "work_flow_id": true, "config": true, "country": true,
-	"request_id": true,
-}
-
-// IsRequestField reports whether key is a field of the request message.
-func IsRequestField(key string) bool { return requestFields[key] }
 
 // Verify runs the workflow on one input. An error means the verification
 // could not be attempted (bad input); everything a check finds, including
@@ -222,7 +223,7 @@ func (p *Prepared) Verify(ctx context.Context, in Input) (*Result, error) {
 	if in.Message != nil {
 		c.Message = in.Message
 	}
-	if c.Metadata, err = p.metadata(in.Message); err != nil {
+	if c.Metadata, err = p.workflow.Metadata(in.Message); err != nil {
 		return nil, err
 	}
 	c.RequestID = in.RequestID
@@ -246,88 +247,11 @@ func (p *Prepared) Verify(ctx context.Context, in Input) (*Result, error) {
 		r.Images[k] = v
 	}
 	for k, v := range in.Message {
-		if !requestFields[k] {
-			r.Extra[k] = v
-		}
+		r.Extra[k] = v
 	}
 
-	var reasons []string
-	review, reject := false, false
-	failed := false
-	for _, st := range p.steps {
-		cr := CheckResult{Name: st.spec.Name, Units: st.check.Cost()}
-		if st.hasThreshold {
-			t := st.threshold
-			cr.Threshold = &t
-		}
-		if failed {
-			cr.Status = StatusSkipped
-			r.CheckResults = append(r.CheckResults, cr)
-			r.PerformanceMetrics.StepTimings = append(r.PerformanceMetrics.StepTimings,
-				StepTiming{Name: cr.Name, Status: StatusSkipped, Units: cr.Units})
-			continue
-		}
-		c.Step = Step{Name: st.spec.Name, Threshold: st.threshold, HasThreshold: st.hasThreshold, Params: st.spec.Params}
-		t0 := e.now()
-		out, runErr := runCheck(ctx, st.check, c)
-		dur := e.now().Sub(t0)
-
-		cr.Reasons = append(cr.Reasons, out.Reasons...)
-		cr.Pieces = out.Pieces
-		if out.HasConfidence {
-			conf := out.Confidence
-			cr.Confidence = &conf
-		}
-		for _, f := range out.Flags {
-			c.AddFlag(f)
-		}
-		status := out.Status
-		if runErr != nil || status == StatusError || status == "" {
-			// A check that could not run is no evidence either way: the
-			// verification cannot be accepted, so it goes to a person.
-			status = StatusError
-			if runErr != nil {
-				cr.Error = runErr.Error()
-			}
-			cr.Reasons = appendUnique(cr.Reasons, st.info.ErrorReason)
-		} else if status == StatusPassed && st.hasThreshold && out.HasConfidence && out.Confidence < st.threshold {
-			status = StatusReview
-			cr.Reasons = appendUnique(cr.Reasons, st.info.LowConfidenceReason)
-		}
-		if status == StatusReview && !p.workflow.Review().canReview() {
-			// Nobody reviews, or the workflow declines what needs review.
-			status = StatusFailed
-		}
-		if status == StatusFailed && len(cr.Reasons) == 0 {
-			cr.Reasons = []string{st.spec.Name + "_failed"}
-		}
-		cr.Status = status
-		switch status {
-		case StatusFailed:
-			reject, failed = true, true
-			reasons = appendUnique(reasons, cr.Reasons...)
-		case StatusReview, StatusError:
-			review = true
-			reasons = appendUnique(reasons, cr.Reasons...)
-		}
-		r.CheckResults = append(r.CheckResults, cr)
-		r.PerformanceMetrics.StepTimings = append(r.PerformanceMetrics.StepTimings,
-			StepTiming{Name: cr.Name, Status: status, DurationMS: dur.Milliseconds(), Units: cr.Units})
-		if status == StatusError && st.info.Section != "" {
-			if _, set := c.Section(st.info.Section); !set {
-				c.SetSection(st.info.Section, map[string]any{"status": StatusError, "error": cr.Error})
-			}
-		}
-	}
-
-	switch {
-	case reject:
-		r.Decision = Reject
-	case review:
-		r.Decision = Review
-	default:
-		r.Decision = Accept
-	}
+	statuses, reasons := p.runSteps(ctx, c, r)
+	r.Decision = decide(statuses)
 	r.DecisionReasons = nonNil(reasons)
 	p.fillSections(c, r)
 	r.FieldSchema, r.Combined = c.Fields()
@@ -357,8 +281,6 @@ func (p *Prepared) Verify(ctx context.Context, in Input) (*Result, error) {
 	return r, nil
 }
 
-func (m ManualReview) canReview() bool { return m.Enabled && !m.AutoDecline }
-
 func (p *Prepared) definitionFor(config string) (*DocumentDefinition, error) {
 	if config == "" {
 		return nil, Errorf(EInvalid, "config (the document type) is required")
@@ -378,33 +300,6 @@ func (p *Prepared) definitionFor(config string) (*DocumentDefinition, error) {
 
 // metadata validates the message's metadata object against the workflow's
 // declared fields: a declared field must have its declared type.
-func (p *Prepared) metadata(msg map[string]json.RawMessage) (map[string]any, error) {
-	raw, ok := msg["metadata"]
-	if !ok || len(p.workflow.MetadataFields) == 0 {
-		return nil, nil
-	}
-	var md map[string]any
-	if err := json.Unmarshal(raw, &md); err != nil {
-		return nil, Errorf(EInvalid, "metadata must be a JSON object")
-	}
-	for name, typ := range p.workflow.MetadataFields {
-		v, present := md[name]
-		if !present {
-			continue
-		}
-		switch typ {
-		case MetadataString:
-			if _, ok := v.(string); !ok {
-				return nil, Errorf(EInvalid, "metadata field %s must be a string", name)
-			}
-		case MetadataNumber:
-			if _, ok := v.(float64); !ok {
-				return nil, Errorf(EInvalid, "metadata field %s must be a number", name)
-			}
-		}
-	}
-	return md, nil
-}
 
 // fillSections puts each section the checks produced into the result, and
 // a status-only object for the others.
@@ -424,6 +319,64 @@ func (p *Prepared) fillSections(c *Case, r *Result) {
 		}
 		r.Sections[key] = map[string]any{"status": st}
 	}
+}
+
+// runSteps runs the workflow's checks in order on c, recording each step's
+// result and timing on r, and returns the steps' statuses and the decision
+// reasons they give. After a failure the remaining steps are skipped.
+func (p *Prepared) runSteps(ctx context.Context, c *Case, r *Result) (statuses []Status, reasons []string) {
+	e := p.engine
+	failed := false
+	for _, st := range p.steps {
+		cr := CheckResult{Name: st.spec.Name, Units: st.check.Cost()}
+		if st.hasThreshold {
+			t := st.threshold
+			cr.Threshold = &t
+		}
+		if failed {
+			cr.Status = StatusSkipped
+			r.CheckResults = append(r.CheckResults, cr)
+			r.PerformanceMetrics.StepTimings = append(r.PerformanceMetrics.StepTimings,
+				StepTiming{Name: cr.Name, Status: StatusSkipped, Units: cr.Units})
+			continue
+		}
+		c.Step = Step{Name: st.spec.Name, Threshold: st.threshold, HasThreshold: st.hasThreshold, Params: st.spec.Params}
+		t0 := e.now()
+		out, runErr := runCheck(ctx, st.check, c)
+		dur := e.now().Sub(t0)
+
+		cr.Pieces = out.Pieces
+		if out.HasConfidence {
+			conf := out.Confidence
+			cr.Confidence = &conf
+		}
+		for _, f := range out.Flags {
+			c.AddFlag(f)
+		}
+		if runErr != nil {
+			cr.Error = runErr.Error()
+		}
+		status, stepReasons := judgeStep(st.rule(p.workflow.Review()), out, runErr)
+		cr.Reasons = stepReasons
+		cr.Status = status
+		statuses = append(statuses, status)
+		switch status {
+		case StatusFailed:
+			failed = true
+			reasons = appendUnique(reasons, cr.Reasons...)
+		case StatusReview, StatusError:
+			reasons = appendUnique(reasons, cr.Reasons...)
+		}
+		r.CheckResults = append(r.CheckResults, cr)
+		r.PerformanceMetrics.StepTimings = append(r.PerformanceMetrics.StepTimings,
+			StepTiming{Name: cr.Name, Status: status, DurationMS: dur.Milliseconds(), Units: cr.Units})
+		if status == StatusError && st.info.Section != "" {
+			if _, set := c.Section(st.info.Section); !set {
+				c.SetSection(st.info.Section, map[string]any{"status": StatusError, "error": cr.Error})
+			}
+		}
+	}
+	return statuses, reasons
 }
 
 // runCheck runs one check, turning a panic into an error so that a broken

@@ -301,8 +301,8 @@ func TestResultGolden(t *testing.T) {
 		Config: "kenya_national_id", ClientID: "3f1e2d4c-0000-4000-8000-000000000001", WorkflowID: "wf-1",
 		RequestID: "req-42", Country: "Kenya",
 		Message: map[string]json.RawMessage{
-			"rpcQueue": json.RawMessage(`"idv-gateway-v2"`), "branch_code": json.RawMessage(`"NBO-7"`),
-			"status": json.RawMessage(`"must not override"`), "nested": json.RawMessage(`{"a":[1,2]}`),
+			"branch_code": json.RawMessage(`"NBO-7"`),
+			"status":      json.RawMessage(`"must not override"`), "nested": json.RawMessage(`{"a":[1,2]}`),
 		},
 		ImageURLs: map[string]string{"front_id": "https://files.example/front"},
 	})
@@ -331,4 +331,32 @@ func TestRequestIDGeneratedWhenMissing(t *testing.T) {
 	assert.Regexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`, a.RequestID)
 	assert.NotEqual(t, a.RequestID, b.RequestID)
 	assert.NotEqual(t, a.IDVUniqueID, b.IDVUniqueID)
+}
+
+// banded is a check that takes a review_band parameter and validates it
+// when the workflow is prepared.
+type banded struct{ scripted }
+
+func (b *banded) ValidateStep(st idv.Step) error {
+	_, _, err := st.ThresholdAndBand(0.75, 0.05)
+	return err
+}
+
+// TestPrepareValidatesStepParams: a bad parameter fails Prepare with an
+// invalid-input error, instead of sending every verification to review.
+func TestPrepareValidatesStepParams(t *testing.T) {
+	face := &banded{scripted{name: idv.CheckFace, cost: idv.CostOf(idv.CheckFace), out: idv.Passed(0.9)}}
+	eng := idv.New(idv.WithDefinitions(docdefs.Default()), idv.WithChecks(check(idv.CheckOCR, idv.Passed(1), nil), face))
+	defer eng.Close()
+	for band, ok := range map[any]bool{0.05: true, 0: true, "wide": false, -0.1: false, 0.8: false} {
+		wf := &idv.Workflow{Name: "banded", DocumentTypes: []string{"kenya_national_id"}, Checks: []idv.CheckSpec{
+			{Name: idv.CheckOCR}, {Name: idv.CheckFace, Params: map[string]any{"review_band": band}}}}
+		_, err := eng.Prepare(wf)
+		if ok && err != nil {
+			t.Errorf("review_band %v: %v", band, err)
+		}
+		if !ok && (err == nil || idv.ErrorCode(err) != idv.EInvalid) {
+			t.Errorf("review_band %v: Prepare error %v, want an invalid-input error", band, err)
+		}
+	}
 }

@@ -321,3 +321,31 @@ func ParseWorkflow(data []byte) (*Workflow, error) {
 	}
 	return &w, nil
 }
+
+// Metadata checks the "metadata" object of a request message against the
+// workflow's metadata_fields and returns it decoded (nil when the workflow
+// declares no fields or the message has none). Fields not declared pass
+// untouched; a declared field present with another type is an invalid
+// input error.
+func (w *Workflow) Metadata(msg map[string]json.RawMessage) (map[string]any, error) {
+	raw, ok := msg["metadata"]
+	if !ok || len(w.MetadataFields) == 0 {
+		return nil, nil
+	}
+	var md map[string]any
+	if err := json.Unmarshal(raw, &md); err != nil {
+		return nil, Errorf(EInvalid, "metadata must be a JSON object")
+	}
+	for name, typ := range w.MetadataFields {
+		v, present := md[name]
+		if !present {
+			continue
+		}
+		_, isString := v.(string)
+		_, isNumber := v.(float64)
+		if typ == MetadataString && !isString || typ == MetadataNumber && !isNumber {
+			return nil, Errorf(EInvalid, "metadata field %s must be a %s", name, typ)
+		}
+	}
+	return md, nil
+}

@@ -42,6 +42,9 @@ func TestUploadSuccess(t *testing.T) {
 	assert.Equal(t, "kenya_national_id", r.str("config"))
 	assert.Equal(t, "Kenya", r.str("country"))
 	assert.Equal(t, map[string]any{"n": 7.0}, r.obj["customer_ref"], "extra message keys are carried through")
+	for _, envelope := range []string{"rpcQueue", "menu", "method", "no_adapter"} {
+		assert.NotContains(t, r.obj, envelope, "the request envelope is not part of the result")
+	}
 	assert.Equal(t, []any{}, r.obj["decision_reasons"])
 	combined := r.obj["combined"].(map[string]any)
 	assert.Len(t, r.obj["field_schema"], 12)

@@ -457,7 +457,9 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 	urls := map[string]string{}
 	msg := map[string]json.RawMessage{}
 	for k, v := range in.message {
-		msg[k] = v
+		if !envelopeFields[k] {
+			msg[k] = v
+		}
 	}
 	completed := false
 	defer func() {
@@ -577,26 +579,19 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 // checkMetadata applies the workflow's metadata field types before
 // anything is stored (the engine checks them again when it runs).
 func checkMetadata(w idv.Workflow, msg map[string]json.RawMessage) *APIError {
-	raw, ok := msg["metadata"]
-	if !ok || len(w.MetadataFields) == 0 {
-		return nil
-	}
-	var md map[string]any
-	if err := json.Unmarshal(raw, &md); err != nil {
-		return apiErr(CodeInvalidRequest, "metadata must be a JSON object")
-	}
-	for name, typ := range w.MetadataFields {
-		v, present := md[name]
-		if !present {
-			continue
-		}
-		_, isString := v.(string)
-		_, isNumber := v.(float64)
-		if typ == idv.MetadataString && !isString || typ == idv.MetadataNumber && !isNumber {
-			return apiErr(CodeInvalidRequest, "metadata field %s must be a %s", name, typ)
-		}
+	if _, err := w.Metadata(msg); err != nil {
+		return apiErr(CodeInvalidRequest, "%s", strings.TrimPrefix(err.Error(), "idv: "))
 	}
 	return nil
+}
+
+// envelopeFields are the /upload and /postdata fields that address the
+// request itself; every other message field is the caller's and is carried
+// to the result.
+var envelopeFields = map[string]bool{
+	"rpcQueue": true, "menu": true, "method": true, "no_adapter": true,
+	"client_id": true, "work_flow_id": true, "config": true, "country": true,
+	"request_id": true,
 }
 
 // startedEvent is verification.started, written with the claim.

@@ -40,7 +40,7 @@ var _ idv.Check = Check{}
 func (Check) Name() string { return idv.CheckAge }
 
 // Cost implements idv.Check.
-func (Check) Cost() int { return 1 }
+func (Check) Cost() int { return idv.CostOf(idv.CheckAge) }
 
 // MinAge reads params.min_age (a whole number from 1 to 130), default 18.
 func MinAge(params map[string]any) (int, error) {

@@ -78,7 +78,7 @@ func New(modelsDir string) *Matcher {
 func (m *Matcher) Name() string { return idv.CheckFace }
 
 // Cost implements idv.Check.
-func (m *Matcher) Cost() int { return 3 }
+func (m *Matcher) Cost() int { return idv.CostOf(idv.CheckFace) }
 
 // Recognizer returns the process-wide recogniser, loading the models on
 // first use.
@@ -243,14 +243,10 @@ func (m *Matcher) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	c.SetSection("photo_comparison", sec)
 	if selfie.Face != nil {
 		// liveness_detection reuses the face box instead of detecting again.
-		c.SetValue(SelfieFaceKey, selfie.Face.Rect)
+		idv.SelfieFaceRect.Set(c, selfie.Face.Rect)
 	}
 	return out, nil
 }
-
-// SelfieFaceKey is the Case value holding the selfie's dominant face
-// rectangle (an image.Rectangle) once face matching has run.
-const SelfieFaceKey = "face.selfie_rect"
 
 // frontCapture is the raw front capture, the last place FindIDFace looks.
 func frontCapture(c *idv.Case) ([]byte, error) {
@@ -313,6 +309,13 @@ func (m *Matcher) FindIDFace(ctx context.Context, idPhoto, rectified image.Image
 		return Found{}, err
 	}
 	return m.Dominant(ctx, img)
+}
+
+// ValidateStep refuses a bad threshold or review_band when the workflow is
+// prepared (idv.StepValidator).
+func (m *Matcher) ValidateStep(st idv.Step) error {
+	_, err := paramsFor(st)
+	return err
 }
 
 func paramsFor(st idv.Step) (Params, error) {

@@ -37,12 +37,6 @@ const (
 	DefaultReviewBand = 0.10
 )
 
-// faceRectKey is the Case value where face_matching leaves the selfie's
-// dominant face rectangle (checks/face.SelfieFaceKey; sibling checks do
-// not import each other). Both checks decode the selfie with
-// facerec.Decode, so the rectangle is in the same coordinates.
-const faceRectKey = "face.selfie_rect"
-
 // ErrNoCapture is returned when the case has no selfie.
 var ErrNoCapture = errors.New("liveness: no selfie capture")
 
@@ -97,7 +91,7 @@ func New(modelsDir string, opts ...Option) *Detector {
 func (d *Detector) Name() string { return idv.CheckLiveness }
 
 // Cost implements idv.Check.
-func (d *Detector) Cost() int { return 2 }
+func (d *Detector) Cost() int { return idv.CostOf(idv.CheckLiveness) }
 
 // Model returns the classifier in use.
 func (d *Detector) Model() (*Model, error) {
@@ -223,11 +217,11 @@ func (d *Detector) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 		return idv.Outcome{}, fmt.Errorf("liveness: selfie: %w", err)
 	}
 	var face image.Rectangle
-	if v, ok := c.Value(faceRectKey); ok {
-		// face_matching already found the face: do not pay for it twice.
-		if r, ok := v.(image.Rectangle); ok && r.In(img.Bounds()) {
-			face = r
-		}
+	// face_matching already found the face: do not pay for it twice. Both
+	// checks decode the selfie with facerec.Decode, so the rectangle is in
+	// the same coordinates.
+	if r, ok := idv.SelfieFaceRect.Get(c); ok && r.In(img.Bounds()) {
+		face = r
 	}
 	a, err := d.Assess(ctx, img, face)
 	if err != nil {
@@ -236,6 +230,13 @@ func (d *Detector) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	sec, out := Judge(m, a, p)
 	c.SetSection("liveness_detection", sec)
 	return out, nil
+}
+
+// ValidateStep refuses a bad threshold or review_band when the workflow is
+// prepared (idv.StepValidator).
+func (d *Detector) ValidateStep(st idv.Step) error {
+	_, err := paramsFor(st)
+	return err
 }
 
 func paramsFor(st idv.Step) (Params, error) {

@@ -115,11 +115,11 @@ func TestFaceFromFaceMatching(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("no face: %v", err)
 	}
-	run := func(rect any) float64 {
+	run := func(rect *image.Rectangle) float64 {
 		t.Helper()
 		c := idv.NewCase(map[string]idv.Image{idv.SlotSelfie: {Data: data}})
 		if rect != nil {
-			c.SetValue("face.selfie_rect", rect)
+			idv.SelfieFaceRect.Set(c, *rect)
 		}
 		out, err := d.Run(context.Background(), c)
 		if err != nil || !out.HasConfidence {
@@ -130,19 +130,18 @@ func TestFaceFromFaceMatching(t *testing.T) {
 	detected := run(nil)
 	tests := []struct {
 		name string
-		rect any
+		rect image.Rectangle
 		same bool
 	}{
 		{"the same face", face, true},
 		{"outside the image", image.Rect(-50, -50, 5000, 5000), true},
-		{"not a rectangle", "face", true},
 		// a patch of wall instead of the face: a different confidence
 		// proves the value was read
 		{"another region", image.Rect(0, 0, face.Dx(), face.Dy()), false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := run(tc.rect); (got == detected) != tc.same {
+			if got := run(&tc.rect); (got == detected) != tc.same {
 				t.Errorf("confidence %.6f, detected face %.6f, want same=%v", got, detected, tc.same)
 			}
 		})

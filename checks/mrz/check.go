@@ -42,7 +42,7 @@ func NewCheck(r *mrz.Reader) *Check { return &Check{reader: r} }
 func (*Check) Name() string { return idv.CheckMRZ }
 
 // Cost implements idv.Check.
-func (*Check) Cost() int { return 1 }
+func (*Check) Cost() int { return idv.CostOf(idv.CheckMRZ) }
 
 // Run implements idv.Check.
 func (ck *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {

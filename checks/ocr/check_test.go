@@ -129,8 +129,7 @@ func TestRunDetectsTypeAndCrossChecksMRZ(t *testing.T) {
 	if vals["date_of_birth"] != truth["date_of_birth"] {
 		t.Errorf("printed date of birth overwritten: %q (truth %q, mrz %s)", vals["date_of_birth"], truth["date_of_birth"], iso)
 	}
-	v, _ := c.Value(ValueQuality)
-	q := v.(Quality)
+	q, _ := ValueQuality.Get(c)
 	if !q.MRZTrusted || len(q.Conflicts) != 1 || q.Conflicts[0] != "date_of_birth" {
 		t.Errorf("quality %+v", q)
 	}
@@ -154,8 +153,7 @@ func TestRunTrustsMRZReadFromCard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, _ := c.Value(ValueQuality)
-	q := v.(Quality)
+	q, _ := ValueQuality.Get(c)
 	if !q.MRZTrusted || q.Agreement != 1 || len(q.Conflicts) != 0 {
 		t.Errorf("quality %+v, want a trusted, agreeing MRZ", q)
 	}
@@ -168,7 +166,7 @@ func TestRunTrustsMRZReadFromCard(t *testing.T) {
 			t.Errorf("%s = %q, want %q", n, vals[n], truth[n])
 		}
 	}
-	if txt, _ := c.Value(ValueMRZText); txt == nil {
-		t.Error("no MRZ text left for mrz_parsing")
+	if txt, _ := ValueMRZText.Get(c); txt == "" {
+		t.Error("no MRZ text left on the case")
 	}
 }

@@ -27,13 +27,13 @@ import (
 // Name is the check's name in workflows.
 const Name = idv.CheckOCR
 
-// ValueQuality is the Case value key under which the check leaves its
-// ocr_quality object for document_authenticity.
-const ValueQuality = "ocr.quality"
+// ValueQuality is where the check leaves its measure of the capture
+// (the ocr_quality object) for document_authenticity and reviewers.
+var ValueQuality = idv.NewKey[Quality]("ocr.quality")
 
-// ValueMRZText is the Case value key of the MRZ text read from the card, for
-// the mrz_parsing check.
-const ValueMRZText = "ocr.mrz_text"
+// ValueMRZText is the MRZ text read from the card, for checks that want the
+// printed MRZ without reading it again.
+var ValueMRZText = idv.NewKey[string]("ocr.mrz_text")
 
 func init() {
 	idv.Register(Name, func(s idv.Settings) (idv.Check, error) {
@@ -93,7 +93,7 @@ func New(opts ...Option) *Check {
 }
 
 func (k *Check) Name() string { return Name }
-func (k *Check) Cost() int    { return 2 }
+func (k *Check) Cost() int    { return idv.CostOf(idv.CheckOCR) }
 
 // Close releases the tesseract clients.
 func (k *Check) Close() error {
@@ -220,9 +220,9 @@ func (k *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	if card, ok := ex.Cards["back"]; ok {
 		c.SetDerived(idv.ImageBackRectified, card.Image)
 	}
-	c.SetValue(ValueQuality, ex.Quality)
+	ValueQuality.Set(c, ex.Quality)
 	if ex.MRZText != "" {
-		c.SetValue(ValueMRZText, ex.MRZText)
+		ValueMRZText.Set(c, ex.MRZText)
 	}
 	q := ex.Quality
 	out := idv.Outcome{

@@ -80,7 +80,7 @@ func NewWithIndex(idx *match.Index) *Check {
 func (*Check) Name() string { return idv.CheckSanctions }
 
 // Cost implements idv.Check.
-func (*Check) Cost() int { return 1 }
+func (*Check) Cost() int { return idv.CostOf(idv.CheckSanctions) }
 
 // version names the snapshots dir reads now: where each folder's current
 // link points ("" for plain folders, which never change under us).

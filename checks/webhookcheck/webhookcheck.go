@@ -53,8 +53,8 @@ func New(c Caller) *Check { return &Check{caller: c} }
 // Name is custom_webhook.
 func (*Check) Name() string { return idv.CheckCustomWebhook }
 
-// Cost is 3 units, as the spec's table says.
-func (*Check) Cost() int { return 3 }
+// Cost is the catalogue's (3 units, the spec's table).
+func (*Check) Cost() int { return idv.CostOf(idv.CheckCustomWebhook) }
 
 // Input is the JSON body sent to the webhook.
 type Input struct {
@@ -113,10 +113,13 @@ func (k *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	}
 	out, resp, err := Evaluate(reply)
 	if resp != nil {
-		c.SetValue("custom_webhook.response", resp)
+		ValueResponse.Set(c, resp)
 	}
 	return out, err
 }
+
+// ValueResponse is where the check leaves the webhook's parsed answer.
+var ValueResponse = idv.NewKey[*Response]("custom_webhook.response")
 
 // Response is a parsed webhook answer.
 type Response struct {

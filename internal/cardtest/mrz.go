@@ -1,9 +1,11 @@
 package cardtest
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/mrz"
 )
 
 // MRZ builds the machine readable zone of def for the normalised values,
@@ -82,18 +84,5 @@ func yymmdd(ddmmyyyy string) string {
 	return ddmmyyyy[8:10] + ddmmyyyy[3:5] + ddmmyyyy[0:2]
 }
 
-func cd(s string) string {
-	w := []int{7, 3, 1}
-	sum := 0
-	for i, c := range s {
-		v := 0
-		switch {
-		case c >= '0' && c <= '9':
-			v = int(c - '0')
-		case c >= 'A' && c <= 'Z':
-			v = int(c-'A') + 10
-		}
-		sum += v * w[i%3]
-	}
-	return string(rune('0' + sum%10))
-}
+// cd is the ICAO check digit as a character, from the mrz library.
+func cd(s string) string { return strconv.Itoa(mrz.CheckDigit(s)) }

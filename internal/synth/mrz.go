@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/mrz"
 )
 
 // mrzData is what a machine readable zone encodes.
@@ -23,24 +24,9 @@ type mrzData struct {
 	Optional2   string // TD1 line 2 optional data
 }
 
-// mrzCheck is the ICAO 9303 check digit: weights 7, 3, 1 over digit values,
-// letters A..Z as 10..35 and the filler as 0.
-func mrzCheck(s string) byte {
-	w := [3]int{7, 3, 1}
-	sum := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		v := 0
-		switch {
-		case c >= '0' && c <= '9':
-			v = int(c - '0')
-		case c >= 'A' && c <= 'Z':
-			v = int(c-'A') + 10
-		}
-		sum += v * w[i%3]
-	}
-	return byte('0' + sum%10)
-}
+// mrzCheck is the ICAO 9303 check digit as a character, from the mrz
+// library (the one implementation; its vectors are ICAO's).
+func mrzCheck(s string) byte { return byte('0' + mrz.CheckDigit(s)) }
 
 // mrzText transliterates to the MRZ alphabet: upper case letters and
 // digits; spaces, hyphens and commas become fillers, anything else goes.

@@ -19,6 +19,7 @@ import (
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/mrz"
 )
 
 func TestMRZCheckDigit(t *testing.T) {
@@ -140,20 +141,7 @@ func checkMRZ(t *testing.T, format string, lines []string) {
 	default:
 		t.Fatalf("format %q", format)
 	}
-	weights := []int{7, 3, 1}
-	digit := func(s string) byte {
-		sum := 0
-		for i, c := range s {
-			v := 0
-			if c >= '0' && c <= '9' {
-				v = int(c - '0')
-			} else if c >= 'A' && c <= 'Z' {
-				v = int(c-'A') + 10
-			}
-			sum += v * weights[i%3]
-		}
-		return byte('0' + sum%10)
-	}
+	digit := func(s string) byte { return byte('0' + mrz.CheckDigit(s)) }
 	for _, s := range spans {
 		if lines[s.line][s.check] == '<' && format == idv.MRZTD1 {
 			continue // long document number, checked in the optional data

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tambua/tambua/server"
+	"github.com/tambua/tambua/server/store"
 )
 
 // ErrBadKey is returned for a key that is not a clean relative path of
@@ -24,7 +24,7 @@ type Dir struct {
 	root string
 }
 
-var _ server.FileStore = (*Dir)(nil)
+var _ store.FileStore = (*Dir)(nil)
 
 // Open returns a store rooted at dir, creating it.
 func Open(dir string) (*Dir, error) {
@@ -98,15 +98,15 @@ func (d *Dir) Put(ctx context.Context, key string, data []byte) error {
 	return nil
 }
 
-// Open opens the file under key; server.ErrNotFound when there is none.
+// Open opens the file under key; store.ErrNotFound when there is none.
 func (d *Dir) Open(ctx context.Context, key string) (io.ReadSeekCloser, time.Time, error) {
 	p, err := d.path(key)
 	if err != nil {
-		return nil, time.Time{}, server.ErrNotFound
+		return nil, time.Time{}, store.ErrNotFound
 	}
 	f, err := os.Open(p)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, time.Time{}, server.ErrNotFound
+		return nil, time.Time{}, store.ErrNotFound
 	}
 	if err != nil {
 		return nil, time.Time{}, fmt.Errorf("files: %w", err)
@@ -114,7 +114,7 @@ func (d *Dir) Open(ctx context.Context, key string) (io.ReadSeekCloser, time.Tim
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
 		f.Close()
-		return nil, time.Time{}, server.ErrNotFound
+		return nil, time.Time{}, store.ErrNotFound
 	}
 	return f, st.ModTime(), nil
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tambua/tambua/server"
 	"github.com/tambua/tambua/server/files"
+	"github.com/tambua/tambua/server/store"
 )
 
 func TestPutOpen(t *testing.T) {
@@ -27,9 +27,9 @@ func TestPutOpen(t *testing.T) {
 	f.Close()
 	assert.Equal(t, "two", string(b))
 	_, _, err = d.Open(ctx, "v/abc/none.jpg")
-	assert.ErrorIs(t, err, server.ErrNotFound)
+	assert.ErrorIs(t, err, store.ErrNotFound)
 	_, _, err = d.Open(ctx, "v/abc")
-	assert.ErrorIs(t, err, server.ErrNotFound, "a folder is not a file")
+	assert.ErrorIs(t, err, store.ErrNotFound, "a folder is not a file")
 }
 
 func TestDelete(t *testing.T) {
@@ -60,7 +60,7 @@ func TestKeysCannotEscape(t *testing.T) {
 		assert.False(t, files.ValidKey(key), key)
 		assert.ErrorIs(t, d.Put(ctx, key, []byte("x")), files.ErrBadKey, key)
 		_, _, err := d.Open(ctx, key)
-		assert.ErrorIs(t, err, server.ErrNotFound, key)
+		assert.ErrorIs(t, err, store.ErrNotFound, key)
 	}
 	for _, key := range []string{"a", "v/0123/front.jpg", "u/x-y_z/proof_of_address.png"} {
 		assert.True(t, files.ValidKey(key), key)

@@ -22,7 +22,7 @@ import (
 	"time"
 
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/server"
+	"github.com/tambua/tambua/server/store"
 	sqlite "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -30,14 +30,14 @@ import (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// DB is a server.Store on one SQLite file.
+// DB is a store.Store on one SQLite file.
 type DB struct {
 	w   *sql.DB // one connection: every write transaction
 	r   *sql.DB // readers
 	now func() time.Time
 }
 
-var _ server.Store = (*DB)(nil)
+var _ store.Store = (*DB)(nil)
 
 // Open opens (creating if needed) the database at path and applies the
 // migrations it lacks.
@@ -165,15 +165,15 @@ func isUnique(err error) bool {
 }
 
 // CreateOrganisation adds an organisation with a zero balance.
-func (db *DB) CreateOrganisation(ctx context.Context, name string) (server.Organisation, error) {
+func (db *DB) CreateOrganisation(ctx context.Context, name string) (store.Organisation, error) {
 	now := db.stamp()
 	res, err := db.w.ExecContext(ctx, "INSERT INTO organisations(name, created_at) VALUES (?, ?)", name, now)
 	if err != nil {
-		return server.Organisation{}, fmt.Errorf("sqlite: create organisation: %w", err)
+		return store.Organisation{}, fmt.Errorf("sqlite: create organisation: %w", err)
 	}
 	id, err := res.LastInsertId()
 	if err != nil {
-		return server.Organisation{}, err
+		return store.Organisation{}, err
 	}
 	return db.Organisation(ctx, id)
 }
@@ -182,12 +182,12 @@ const orgColumns = "id, name, units_balance, low_balance_threshold, created_at"
 
 type scanner interface{ Scan(...any) error }
 
-func scanOrg(s scanner) (server.Organisation, error) {
-	var o server.Organisation
+func scanOrg(s scanner) (store.Organisation, error) {
+	var o store.Organisation
 	var created string
 	if err := s.Scan(&o.ID, &o.Name, &o.Balance, &o.LowBalanceThreshold, &created); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
-			return o, server.ErrNotFound
+			return o, store.ErrNotFound
 		}
 		return o, err
 	}
@@ -196,7 +196,7 @@ func scanOrg(s scanner) (server.Organisation, error) {
 }
 
 // Organisation returns one organisation.
-func (db *DB) Organisation(ctx context.Context, id int64) (server.Organisation, error) {
+func (db *DB) Organisation(ctx context.Context, id int64) (store.Organisation, error) {
 	return scanOrg(db.w.QueryRowContext(ctx, "SELECT "+orgColumns+" FROM organisations WHERE id = ?", id))
 }
 
@@ -213,12 +213,12 @@ func (db *DB) AddUnits(ctx context.Context, orgID, n int64, reason string) (int6
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, "UPDATE organisations SET units_balance = units_balance + ? WHERE id = ? RETURNING units_balance", n, orgID).Scan(&balance)
 		if errors.Is(err, sql.ErrNoRows) {
-			return server.ErrNotFound
+			return store.ErrNotFound
 		}
 		if err != nil {
 			var se *sqlite.Error
 			if errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_CHECK {
-				return server.ErrInsufficientUnits
+				return store.ErrInsufficientUnits
 			}
 			return err
 		}
@@ -230,27 +230,27 @@ func (db *DB) AddUnits(ctx context.Context, orgID, n int64, reason string) (int6
 }
 
 // CreateClient stores a client.
-func (db *DB) CreateClient(ctx context.Context, c server.Client) error {
+func (db *DB) CreateClient(ctx context.Context, c store.Client) error {
 	_, err := db.w.ExecContext(ctx, "INSERT INTO api_clients(id, organisation_id, name, secret_hash, active, created_at) VALUES (?, ?, ?, ?, ?, ?)",
 		c.ID, c.OrganisationID, c.Name, c.SecretHash, c.Active, db.stamp())
 	if isUnique(err) {
-		return server.ErrConflict
+		return store.ErrConflict
 	}
 	var se *sqlite.Error
 	if errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY {
-		return fmt.Errorf("organisation %d: %w", c.OrganisationID, server.ErrNotFound)
+		return fmt.Errorf("organisation %d: %w", c.OrganisationID, store.ErrNotFound)
 	}
 	return err
 }
 
 // Client returns one client.
-func (db *DB) Client(ctx context.Context, id string) (server.Client, error) {
-	var c server.Client
+func (db *DB) Client(ctx context.Context, id string) (store.Client, error) {
+	var c store.Client
 	var created string
 	err := db.r.QueryRowContext(ctx, "SELECT id, organisation_id, name, secret_hash, active, created_at FROM api_clients WHERE id = ?", id).
 		Scan(&c.ID, &c.OrganisationID, &c.Name, &c.SecretHash, &c.Active, &created)
 	if errors.Is(err, sql.ErrNoRows) {
-		return c, server.ErrNotFound
+		return c, store.ErrNotFound
 	}
 	c.CreatedAt = parseStamp(created)
 	return c, err
@@ -263,13 +263,13 @@ func (db *DB) SetClientActive(ctx context.Context, id string, active bool) error
 		return err
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return server.ErrNotFound
+		return store.ErrNotFound
 	}
 	return nil
 }
 
 // CreateWorkflow stores a workflow.
-func (db *DB) CreateWorkflow(ctx context.Context, w server.Workflow, events ...server.Event) error {
+func (db *DB) CreateWorkflow(ctx context.Context, w store.Workflow, events ...store.Event) error {
 	def, err := json.Marshal(w.Definition)
 	if err != nil {
 		return err
@@ -279,7 +279,7 @@ func (db *DB) CreateWorkflow(ctx context.Context, w server.Workflow, events ...s
 		_, err := tx.ExecContext(ctx, `INSERT INTO workflows(id, client_id, name, status, refresh_token, version, definition, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)`, w.ID, w.ClientID, w.Definition.Name, w.Status, w.RefreshToken, string(def), now, now)
 		if isUnique(err) {
-			return server.ErrConflict
+			return store.ErrConflict
 		}
 		if err != nil {
 			return err
@@ -295,12 +295,12 @@ func (db *DB) CreateWorkflow(ctx context.Context, w server.Workflow, events ...s
 
 const workflowColumns = `w.id, w.client_id, c.organisation_id, w.status, w.refresh_token, w.version, w.definition, w.created_at, w.updated_at`
 
-func scanWorkflow(s scanner) (server.Workflow, error) {
-	var w server.Workflow
+func scanWorkflow(s scanner) (store.Workflow, error) {
+	var w store.Workflow
 	var def, created, updated string
 	if err := s.Scan(&w.ID, &w.ClientID, &w.OrganisationID, &w.Status, &w.RefreshToken, &w.Version, &def, &created, &updated); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
-			return w, server.ErrNotFound
+			return w, store.ErrNotFound
 		}
 		return w, err
 	}
@@ -314,18 +314,18 @@ func scanWorkflow(s scanner) (server.Workflow, error) {
 }
 
 // Workflow returns one workflow.
-func (db *DB) Workflow(ctx context.Context, id string) (server.Workflow, error) {
+func (db *DB) Workflow(ctx context.Context, id string) (store.Workflow, error) {
 	return scanWorkflow(db.r.QueryRowContext(ctx, "SELECT "+workflowColumns+" FROM workflows w JOIN api_clients c ON c.id = w.client_id WHERE w.id = ?", id))
 }
 
 // ListWorkflows returns a client's workflows by name.
-func (db *DB) ListWorkflows(ctx context.Context, clientID string) ([]server.Workflow, error) {
+func (db *DB) ListWorkflows(ctx context.Context, clientID string) ([]store.Workflow, error) {
 	rows, err := db.r.QueryContext(ctx, "SELECT "+workflowColumns+" FROM workflows w JOIN api_clients c ON c.id = w.client_id WHERE w.client_id = ? ORDER BY w.name", clientID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []server.Workflow
+	var out []store.Workflow
 	for rows.Next() {
 		w, err := scanWorkflow(rows)
 		if err != nil {
@@ -337,7 +337,7 @@ func (db *DB) ListWorkflows(ctx context.Context, clientID string) ([]server.Work
 }
 
 // UpdateWorkflow replaces definition, name and status, bumping the version.
-func (db *DB) UpdateWorkflow(ctx context.Context, w server.Workflow, events ...server.Event) (server.Workflow, error) {
+func (db *DB) UpdateWorkflow(ctx context.Context, w store.Workflow, events ...store.Event) (store.Workflow, error) {
 	def, err := json.Marshal(w.Definition)
 	if err != nil {
 		return w, err
@@ -347,13 +347,13 @@ func (db *DB) UpdateWorkflow(ctx context.Context, w server.Workflow, events ...s
 		res, err := tx.ExecContext(ctx, "UPDATE workflows SET name = ?, status = ?, definition = ?, version = version + 1, updated_at = ? WHERE id = ?",
 			w.Definition.Name, w.Status, string(def), now, w.ID)
 		if isUnique(err) {
-			return server.ErrConflict
+			return store.ErrConflict
 		}
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return server.ErrNotFound
+			return store.ErrNotFound
 		}
 		for _, e := range events {
 			if err := insertEvent(ctx, tx, e, now); err != nil {
@@ -369,21 +369,21 @@ func (db *DB) UpdateWorkflow(ctx context.Context, w server.Workflow, events ...s
 }
 
 // Verification returns the stored verification of (client, request id).
-func (db *DB) Verification(ctx context.Context, clientID, requestID string) (server.Verification, error) {
-	var v server.Verification
+func (db *DB) Verification(ctx context.Context, clientID, requestID string) (store.Verification, error) {
+	var v store.Verification
 	var state, result, files, created string
 	var completed sql.NullString
 	err := db.r.QueryRowContext(ctx, `SELECT id, client_id, organisation_id, workflow_id, request_id, state, units, decision, result, files, created_at, completed_at
 		FROM verifications WHERE client_id = ? AND request_id = ?`, clientID, requestID).
 		Scan(&v.ID, &v.ClientID, &v.OrganisationID, &v.WorkflowID, &v.RequestID, &state, &v.Units, &v.Decision, &result, &files, &created, &completed)
 	if errors.Is(err, sql.ErrNoRows) {
-		return v, server.ErrNotFound
+		return v, store.ErrNotFound
 	}
 	if err != nil {
 		return v, err
 	}
 	if state == "pending" {
-		return v, server.ErrPending
+		return v, store.ErrPending
 	}
 	v.Result = json.RawMessage(result)
 	if err := json.Unmarshal([]byte(files), &v.Files); err != nil {
@@ -395,33 +395,33 @@ func (db *DB) Verification(ctx context.Context, clientID, requestID string) (ser
 }
 
 // ClaimVerification reserves units for one verification.
-func (db *DB) ClaimVerification(ctx context.Context, c server.Claim, events ...server.Event) error {
+func (db *DB) ClaimVerification(ctx context.Context, c store.Claim, events ...store.Event) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		var exists int
 		if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM verifications WHERE client_id = ? AND request_id = ?", c.ClientID, c.RequestID).Scan(&exists); err != nil {
 			return err
 		}
 		if exists > 0 {
-			return server.ErrConflict
+			return store.ErrConflict
 		}
 		var balance, held int64
 		err := tx.QueryRowContext(ctx, `SELECT o.units_balance,
 			COALESCE((SELECT SUM(units) FROM verifications v WHERE v.organisation_id = o.id AND v.state = 'pending'), 0)
 			FROM organisations o WHERE o.id = ?`, c.OrganisationID).Scan(&balance, &held)
 		if errors.Is(err, sql.ErrNoRows) {
-			return server.ErrNotFound
+			return store.ErrNotFound
 		}
 		if err != nil {
 			return err
 		}
 		if balance-held < c.Units {
-			return server.ErrInsufficientUnits
+			return store.ErrInsufficientUnits
 		}
 		now := db.stamp()
 		_, err = tx.ExecContext(ctx, `INSERT INTO verifications(id, client_id, organisation_id, workflow_id, request_id, state, units, created_at)
 			VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`, c.ID, c.ClientID, c.OrganisationID, c.WorkflowID, c.RequestID, c.Units, now)
 		if isUnique(err) {
-			return server.ErrConflict
+			return store.ErrConflict
 		}
 		if err != nil {
 			return err
@@ -436,7 +436,7 @@ func (db *DB) ClaimVerification(ctx context.Context, c server.Claim, events ...s
 }
 
 // ReleaseClaim deletes a pending claim.
-func (db *DB) ReleaseClaim(ctx context.Context, id string, events ...server.Event) error {
+func (db *DB) ReleaseClaim(ctx context.Context, id string, events ...store.Event) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, "DELETE FROM verifications WHERE id = ? AND state = 'pending'", id)
 		if err != nil {
@@ -466,7 +466,7 @@ func (db *DB) ReleaseClaimsBefore(ctx context.Context, t time.Time) (int64, erro
 
 // CompleteVerification stores the result, debits the units and writes the
 // events, all or nothing.
-func (db *DB) CompleteVerification(ctx context.Context, v server.Verification, events func(before server.Organisation, after int64) []server.Event) (int64, error) {
+func (db *DB) CompleteVerification(ctx context.Context, v store.Verification, events func(before store.Organisation, after int64) []store.Event) (int64, error) {
 	files, err := json.Marshal(v.Files)
 	if err != nil {
 		return 0, err
@@ -480,7 +480,7 @@ func (db *DB) CompleteVerification(ctx context.Context, v server.Verification, e
 			return err
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
-			return fmt.Errorf("sqlite: verification %s has no pending claim: %w", v.ID, server.ErrNotFound)
+			return fmt.Errorf("sqlite: verification %s has no pending claim: %w", v.ID, store.ErrNotFound)
 		}
 		before, err := scanOrg(tx.QueryRowContext(ctx, "SELECT "+orgColumns+" FROM organisations WHERE id = ?", v.OrganisationID))
 		if err != nil {
@@ -509,7 +509,7 @@ func (db *DB) CompleteVerification(ctx context.Context, v server.Verification, e
 
 // AddEvents writes events to the outbox outside a verification (workflow
 // and balance changes made by administrators).
-func (db *DB) AddEvents(ctx context.Context, events ...server.Event) error {
+func (db *DB) AddEvents(ctx context.Context, events ...store.Event) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		for _, e := range events {
 			if err := insertEvent(ctx, tx, e, db.stamp()); err != nil {
@@ -520,7 +520,7 @@ func (db *DB) AddEvents(ctx context.Context, events ...server.Event) error {
 	})
 }
 
-func insertEvent(ctx context.Context, tx *sql.Tx, e server.Event, now string) error {
+func insertEvent(ctx context.Context, tx *sql.Tx, e store.Event, now string) error {
 	if e.EventID == "" {
 		e.EventID = idv.NewRequestID()
 	}
@@ -544,15 +544,15 @@ func (db *DB) UnitsUsedSince(ctx context.Context, orgID int64, t time.Time) (int
 }
 
 // Events returns outbox rows after seq, oldest first.
-func (db *DB) Events(ctx context.Context, afterSeq int64, limit int) ([]server.Event, error) {
+func (db *DB) Events(ctx context.Context, afterSeq int64, limit int) ([]store.Event, error) {
 	rows, err := db.r.QueryContext(ctx, "SELECT seq, event_id, event, organisation_id, data, created_at, delivered_at FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?", afterSeq, limit)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []server.Event
+	var out []store.Event
 	for rows.Next() {
-		var e server.Event
+		var e store.Event
 		var data, created string
 		var delivered sql.NullString
 		if err := rows.Scan(&e.Seq, &e.EventID, &e.Event, &e.OrganisationID, &data, &created, &delivered); err != nil {

@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/server"
 	"github.com/tambua/tambua/server/sqlite"
+	"github.com/tambua/tambua/server/store"
 )
 
 func open(t *testing.T, path string) *sqlite.DB {
@@ -26,7 +26,7 @@ func open(t *testing.T, path string) *sqlite.DB {
 }
 
 // fixture is an organisation with units and a client.
-func fixture(t *testing.T, db *sqlite.DB, units int64) (server.Organisation, server.Client) {
+func fixture(t *testing.T, db *sqlite.DB, units int64) (store.Organisation, store.Client) {
 	t.Helper()
 	ctx := context.Background()
 	org, err := db.CreateOrganisation(ctx, "Org")
@@ -35,7 +35,7 @@ func fixture(t *testing.T, db *sqlite.DB, units int64) (server.Organisation, ser
 		_, err = db.AddUnits(ctx, org.ID, units, "test")
 		require.NoError(t, err)
 	}
-	c := server.Client{ID: idv.NewRequestID(), OrganisationID: org.ID, SecretHash: "h", Active: true}
+	c := store.Client{ID: idv.NewRequestID(), OrganisationID: org.ID, SecretHash: "h", Active: true}
 	require.NoError(t, db.CreateClient(ctx, c))
 	return org, c
 }
@@ -63,34 +63,34 @@ func TestBalanceNeverNegative(t *testing.T) {
 	db := open(t, filepath.Join(t.TempDir(), "t.db"))
 	org, _ := fixture(t, db, 5)
 	_, err := db.AddUnits(context.Background(), org.ID, -6, "test")
-	assert.ErrorIs(t, err, server.ErrInsufficientUnits)
+	assert.ErrorIs(t, err, store.ErrInsufficientUnits)
 	_, err = db.AddUnits(context.Background(), 999, 1, "test")
-	assert.ErrorIs(t, err, server.ErrNotFound)
+	assert.ErrorIs(t, err, store.ErrNotFound)
 }
 
 func TestClaimHoldsUnitsAndCompleteDebitsOnce(t *testing.T) {
 	db := open(t, filepath.Join(t.TempDir(), "t.db"))
 	ctx := context.Background()
 	org, c := fixture(t, db, 10)
-	claim := func(rid string, units int64) (server.Claim, error) {
-		cl := server.Claim{ID: idv.NewID(), ClientID: c.ID, OrganisationID: org.ID, WorkflowID: "w", RequestID: rid, Units: units}
-		return cl, db.ClaimVerification(ctx, cl, server.Event{Event: "verification.started", OrganisationID: org.ID, Data: json.RawMessage(`{}`)})
+	claim := func(rid string, units int64) (store.Claim, error) {
+		cl := store.Claim{ID: idv.NewID(), ClientID: c.ID, OrganisationID: org.ID, WorkflowID: "w", RequestID: rid, Units: units}
+		return cl, db.ClaimVerification(ctx, cl, store.Event{Event: "verification.started", OrganisationID: org.ID, Data: json.RawMessage(`{}`)})
 	}
 	a, err := claim("a", 6)
 	require.NoError(t, err)
 	_, err = claim("b", 6)
-	assert.ErrorIs(t, err, server.ErrInsufficientUnits, "a pending claim holds its units")
+	assert.ErrorIs(t, err, store.ErrInsufficientUnits, "a pending claim holds its units")
 	_, err = claim("a", 1)
-	assert.ErrorIs(t, err, server.ErrConflict)
+	assert.ErrorIs(t, err, store.ErrConflict)
 	_, err = db.Verification(ctx, c.ID, "a")
-	assert.ErrorIs(t, err, server.ErrPending)
+	assert.ErrorIs(t, err, store.ErrPending)
 
-	v := server.Verification{ID: a.ID, ClientID: c.ID, OrganisationID: org.ID, WorkflowID: "w", RequestID: "a", Units: 6,
+	v := store.Verification{ID: a.ID, ClientID: c.ID, OrganisationID: org.ID, WorkflowID: "w", RequestID: "a", Units: 6,
 		Decision: "accept", Result: json.RawMessage(`{"x":1}`), Files: map[string]string{"u": "k"}}
 	var seenBefore int64
-	bal, err := db.CompleteVerification(ctx, v, func(before server.Organisation, after int64) []server.Event {
+	bal, err := db.CompleteVerification(ctx, v, func(before store.Organisation, after int64) []store.Event {
 		seenBefore = before.Balance
-		return []server.Event{{Event: "verification.completed", OrganisationID: org.ID, Data: json.RawMessage(`{"id":1}`)}}
+		return []store.Event{{Event: "verification.completed", OrganisationID: org.ID, Data: json.RawMessage(`{"id":1}`)}}
 	})
 	require.NoError(t, err)
 	assert.EqualValues(t, 4, bal)
@@ -121,8 +121,8 @@ func TestClaimHoldsUnitsAndCompleteDebitsOnce(t *testing.T) {
 	require.NoError(t, err)
 	bad := v
 	bad.ID, bad.RequestID, bad.Units = b.ID, "b", 5 // more than the balance: the CHECK fails
-	_, err = db.CompleteVerification(ctx, bad, func(server.Organisation, int64) []server.Event {
-		return []server.Event{{Event: "verification.completed", OrganisationID: org.ID, Data: json.RawMessage(`{}`)}}
+	_, err = db.CompleteVerification(ctx, bad, func(store.Organisation, int64) []store.Event {
+		return []store.Event{{Event: "verification.completed", OrganisationID: org.ID, Data: json.RawMessage(`{}`)}}
 	})
 	require.Error(t, err)
 	o, _ = db.Organisation(ctx, org.ID)
@@ -130,10 +130,10 @@ func TestClaimHoldsUnitsAndCompleteDebitsOnce(t *testing.T) {
 	evs, _ = db.Events(ctx, 0, 10)
 	assert.Len(t, evs, 3, "only b's started event")
 	_, err = db.Verification(ctx, c.ID, "b")
-	assert.ErrorIs(t, err, server.ErrPending)
+	assert.ErrorIs(t, err, store.ErrPending)
 	require.NoError(t, db.ReleaseClaim(ctx, b.ID))
 	_, err = db.Verification(ctx, c.ID, "b")
-	assert.ErrorIs(t, err, server.ErrNotFound)
+	assert.ErrorIs(t, err, store.ErrNotFound)
 }
 
 func TestConcurrentClaimsNeverOverspend(t *testing.T) {
@@ -147,16 +147,16 @@ func TestConcurrentClaimsNeverOverspend(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cl := server.Claim{ID: idv.NewID(), ClientID: c.ID, OrganisationID: org.ID, WorkflowID: "w", RequestID: idv.NewRequestID(), Units: 2}
+			cl := store.Claim{ID: idv.NewID(), ClientID: c.ID, OrganisationID: org.ID, WorkflowID: "w", RequestID: idv.NewRequestID(), Units: 2}
 			err := db.ClaimVerification(ctx, cl)
-			if errors.Is(err, server.ErrInsufficientUnits) {
+			if errors.Is(err, store.ErrInsufficientUnits) {
 				return
 			}
 			if err != nil {
 				t.Error(i, err)
 				return
 			}
-			_, err = db.CompleteVerification(ctx, server.Verification{ID: cl.ID, OrganisationID: org.ID, Units: 2, Result: json.RawMessage(`{}`)}, nil)
+			_, err = db.CompleteVerification(ctx, store.Verification{ID: cl.ID, OrganisationID: org.ID, Units: 2, Result: json.RawMessage(`{}`)}, nil)
 			if err != nil {
 				t.Error(err)
 				return
@@ -182,11 +182,11 @@ func TestWorkflowsAndSettings(t *testing.T) {
 	ctx := context.Background()
 	_, c := fixture(t, db, 0)
 	def := idv.Workflow{Name: "One", DocumentTypes: []string{"kenya_national_id"}, Checks: []idv.CheckSpec{{Name: idv.CheckOCR}}}
-	w := server.Workflow{ID: idv.NewRequestID(), ClientID: c.ID, Status: idv.WorkflowActive, RefreshToken: "rt", Definition: def}
+	w := store.Workflow{ID: idv.NewRequestID(), ClientID: c.ID, Status: idv.WorkflowActive, RefreshToken: "rt", Definition: def}
 	require.NoError(t, db.CreateWorkflow(ctx, w))
 	dup := w
 	dup.ID = idv.NewRequestID()
-	assert.ErrorIs(t, db.CreateWorkflow(ctx, dup), server.ErrConflict, "name unique per client")
+	assert.ErrorIs(t, db.CreateWorkflow(ctx, dup), store.ErrConflict, "name unique per client")
 	got, err := db.Workflow(ctx, w.ID)
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, got.Version)
@@ -198,7 +198,7 @@ func TestWorkflowsAndSettings(t *testing.T) {
 	assert.EqualValues(t, 2, up.Version)
 	assert.Equal(t, idv.WorkflowArchived, up.Status)
 	_, err = db.Workflow(ctx, "nope")
-	assert.ErrorIs(t, err, server.ErrNotFound)
+	assert.ErrorIs(t, err, store.ErrNotFound)
 
 	n := 0
 	gen := func() ([]byte, error) { n++; return []byte{byte(n)}, nil }

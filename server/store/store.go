@@ -1,4 +1,9 @@
-package server
+// Package store is the server's domain: organisations, API clients, stored
+// workflows, verification claims and results, the event outbox, and the
+// Store and FileStore interfaces that persist them. It knows nothing of
+// HTTP, tokens or metrics, so a storage backend (server/sqlite,
+// server/files, and the scale-out backends) imports only this package.
+package store
 
 import (
 	"context"
@@ -93,11 +98,11 @@ type Event struct {
 
 // Store errors.
 var (
-	ErrNotFound          = errors.New("server: not found")
-	ErrConflict          = errors.New("server: already exists")
-	ErrInsufficientUnits = errors.New("server: insufficient units")
+	ErrNotFound          = errors.New("store: not found")
+	ErrConflict          = errors.New("store: already exists")
+	ErrInsufficientUnits = errors.New("store: insufficient units")
 	// ErrPending: another request with the same request id is running.
-	ErrPending = errors.New("server: verification in progress")
+	ErrPending = errors.New("store: verification in progress")
 )
 
 // Store is the persistence the server needs. server/sqlite implements it.

@@ -1,0 +1,165 @@
+package archtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/tambua/tambua"
+
+type pkg struct {
+	ImportPath string
+	Dir        string
+	GoFiles    []string
+	Imports    []string
+	Deps       []string
+}
+
+// load lists every package of the module with its imports and transitive
+// dependencies (tests excluded: a test may import what its package may not).
+func load(t *testing.T) map[string]*pkg {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-json", module+"/...")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	pkgs := map[string]*pkg{}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		p := &pkg{}
+		if err := dec.Decode(p); err != nil {
+			t.Fatal(err)
+		}
+		p.ImportPath = strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		p.Imports = local(p.Imports)
+		p.Deps = local(p.Deps)
+		pkgs[p.ImportPath] = p
+	}
+	if len(pkgs) < 20 {
+		t.Fatalf("go list found %d packages; expected the whole module", len(pkgs))
+	}
+	return pkgs
+}
+
+func local(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if p == module {
+			out = append(out, "")
+		} else if strings.HasPrefix(p, module+"/") {
+			out = append(out, strings.TrimPrefix(p, module+"/"))
+		}
+	}
+	return out
+}
+
+var registerCall = regexp.MustCompile(`\bidv\.Register\(`)
+
+// registering returns the packages whose non-test files register a check.
+func registering(t *testing.T, pkgs map[string]*pkg) map[string]bool {
+	t.Helper()
+	reg := map[string]bool{}
+	for path, p := range pkgs {
+		for _, f := range p.GoFiles {
+			b, err := os.ReadFile(filepath.Join(p.Dir, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if registerCall.Match(b) {
+				reg[path] = true
+			}
+		}
+	}
+	return reg
+}
+
+// checkOf names the check a package under checks/ belongs to ("ocr" for
+// checks/ocr and checks/ocr/x), or "" outside checks/ and for the shared
+// checks/internal.
+func checkOf(path string) string {
+	rest, ok := strings.CutPrefix(path, "checks/")
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	if name == "internal" {
+		return ""
+	}
+	return name
+}
+
+func under(path, root string) bool { return path == root || strings.HasPrefix(path, root+"/") }
+
+// TestLayout enforces the rules of docs/layout.md.
+func TestLayout(t *testing.T) {
+	pkgs := load(t)
+	reg := registering(t, pkgs)
+	if len(reg) < 5 {
+		t.Fatalf("found %d packages registering checks; the scan is broken", len(reg))
+	}
+	var problems []string
+	add := func(format string, args ...any) {
+		problems = append(problems, fmt.Sprintf(format, args...))
+	}
+	// Libraries and the server: they register nothing, neither themselves
+	// nor through what they import, and know nothing of the HTTP server
+	// unless they are part of it.
+	libraries := []string{"idv", "mrz", "vision", "docdefs", "plugins", "server", "checks/internal"}
+	for path, p := range pkgs {
+		for _, root := range libraries {
+			if !under(path, root) {
+				continue
+			}
+			for _, d := range append([]string{path}, p.Deps...) {
+				if reg[d] {
+					add("%s registers a check through %s; import-for-effect belongs to checks/<name> and checks/standard", path, d)
+				}
+			}
+		}
+		name := checkOf(path)
+		if name == "" || name == "standard" {
+			continue
+		}
+		for _, d := range p.Deps {
+			if under(d, "server") || under(d, "internal/cli") || d == "cmd/tambua" {
+				add("check package %s depends on %s", path, d)
+			}
+			if other := checkOf(d); other != "" && other != name {
+				add("check package %s depends on sibling check %s", path, d)
+			}
+		}
+	}
+	// The HTTP package is the top of the server: storage backends and the
+	// webhook machinery import the domain (server/store), not the HTTP
+	// layer with its tokens and metrics.
+	for path, p := range pkgs {
+		if under(path, "internal/cli") || under(path, "cmd") || path == "server" {
+			continue
+		}
+		for _, d := range p.Deps {
+			if d == "server" {
+				add("%s depends on the HTTP package server; import server/store instead", path)
+			}
+		}
+	}
+	for _, root := range []string{"idv", "mrz"} {
+		for _, d := range pkgs[root].Imports {
+			add("%s is a leaf library and imports %s", root, d)
+		}
+	}
+	sort.Strings(problems)
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
