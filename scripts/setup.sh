@@ -18,6 +18,7 @@ packages=(
   libdlib-dev libblas-dev libatlas-base-dev liblapack-dev libjpeg-dev libopenblas0-serial
   fonts-ocr-b fonts-dejavu-core fonts-liberation2
   fonts-dejavu-extra fonts-freefont-ttf fonts-crosextra-carlito
+  poppler-utils
 )
 missing=()
 for p in "${packages[@]}"; do
