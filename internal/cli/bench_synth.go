@@ -27,6 +27,7 @@ func runBenchSynth(ctx context.Context, env *Env, args []string) error {
 	seed := fs.Uint64("seed", 7, "seed")
 	difficulty := fs.String("difficulty", "medium", "easy, medium or hard")
 	attacks := fs.Bool("attacks", true, "include attacks")
+	variantName := fs.String("variant", "base", "layout family: "+variantNames())
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
@@ -37,9 +38,13 @@ func runBenchSynth(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return Usagef("%v", err)
 	}
+	variant, err := synth.ParseVariant(*variantName)
+	if err != nil {
+		return Usagef("%v", err)
+	}
 	reg := docdefs.Default()
 	defs := reg.All()
-	gen, err := synth.New(synth.Options{Definitions: defs, Seed: *seed, Difficulty: diff, Attacks: *attacks})
+	gen, err := synth.New(synth.Options{Definitions: defs, Seed: *seed, Difficulty: diff, Attacks: *attacks, Variant: variant})
 	if err != nil {
 		return err
 	}
@@ -92,7 +97,7 @@ func runBenchSynth(ctx context.Context, env *Env, args []string) error {
 	runtime.ReadMemStats(&ms1)
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	w := env.Stdout
-	fmt.Fprintf(w, "synth: %d samples, %s, attacks=%v, %d CPUs\n", *count, diff, *attacks, runtime.NumCPU())
+	fmt.Fprintf(w, "synth: %d samples, %s, attacks=%v, variant %s, %d CPUs\n", *count, diff, *attacks, variant, runtime.NumCPU())
 	fmt.Fprintf(w, "shared layers (first pass over %d definitions): %.1f s\n", len(defs), warmup.Seconds())
 	fmt.Fprintf(w, "per sample: mean %.0f ms, median %.0f ms, max %.0f ms; %.2f samples/s on one goroutine\n",
 		ms(total/time.Duration(*count)), ms(times[len(times)/2]), ms(times[len(times)-1]), float64(*count)/total.Seconds())

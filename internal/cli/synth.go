@@ -48,6 +48,9 @@ func runSynth(ctx context.Context, env *Env, args []string) error {
 	if *out == "" && *gallery == "" {
 		return Usagef("give --out DIR or --gallery OUT.png")
 	}
+	if *flat && *gallery == "" {
+		return Usagef("--flat is for --gallery")
+	}
 	if *count == 0 {
 		*count = 24
 		if *out == "" {

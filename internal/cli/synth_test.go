@@ -53,6 +53,39 @@ func TestSynthGallery(t *testing.T) {
 	assert.Greater(t, img.Bounds().Dx(), 600)
 }
 
+// TestSynthVariantFlatGallery draws a held-out card flat and checks its
+// truth names the family and where each field went.
+func TestSynthVariantFlatGallery(t *testing.T) {
+	testdata.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "g.png")
+	code, _, errOut := runCLI(t, "", "synth", "--gallery", out, "--flat", "--out", dir, "--count", "1", "--config", "ke_maisha_card", "--variant", "heldout")
+	require.Equal(t, ExitOK, code, errOut)
+	f, err := os.Open(out)
+	require.NoError(t, err)
+	defer f.Close()
+	img, err := png.Decode(f)
+	require.NoError(t, err)
+	assert.Greater(t, img.Bounds().Dx(), 1000)
+	b, err := os.ReadFile(filepath.Join(dir, "00000_ke_maisha_card", "truth.json"))
+	require.NoError(t, err)
+	var truth struct {
+		Layout struct {
+			Variant string `json:"variant"`
+			Fields  map[string]struct {
+				Side     string     `json:"side"`
+				ValueBox [4]float64 `json:"value_box"`
+			} `json:"fields"`
+		} `json:"layout"`
+	}
+	require.NoError(t, json.Unmarshal(b, &truth))
+	assert.Equal(t, "heldout", truth.Layout.Variant)
+	sur, ok := truth.Layout.Fields["surname"]
+	require.True(t, ok, "no surname in %+v", truth.Layout.Fields)
+	assert.Equal(t, "front", sur.Side)
+	assert.Greater(t, sur.ValueBox[2], 0.0)
+}
+
 func TestSynthBadInput(t *testing.T) {
 	for _, args := range [][]string{
 		{"synth"},
@@ -60,6 +93,8 @@ func TestSynthBadInput(t *testing.T) {
 		{"synth", "--out", t.TempDir(), "--config", "no_such_card"},
 		{"synth", "--out", t.TempDir(), "--count", "-3"},
 		{"synth", "--out", t.TempDir(), "stray"},
+		{"synth", "--out", t.TempDir(), "--variant", "wobbly"},
+		{"synth", "--out", t.TempDir(), "--flat"},
 	} {
 		code, _, errOut := runCLI(t, "", args...)
 		assert.Equal(t, ExitBadInput, code, "%v: %s", args, errOut)

@@ -41,6 +41,28 @@ func BenchmarkSample(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "samples/s")
 }
 
+// BenchmarkSampleVariant renders samples of each layout family (medium,
+// no attacks): a variant draws its card's shared layer with the card.
+func BenchmarkSampleVariant(b *testing.B) {
+	for _, v := range Variants {
+		b.Run(string(v), func(b *testing.B) {
+			gen := newTestGenerator(b, Options{Seed: 1, Difficulty: Medium, Variant: v})
+			ctx := context.Background()
+			for i := 0; i < len(gen.opts.Definitions); i++ {
+				if _, err := gen.Sample(ctx, i); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := gen.Sample(ctx, i); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkStaticLayer draws the shared layer (background, security print,
 // captions) of one side, which each definition pays once per process.
 func BenchmarkStaticLayer(b *testing.B) {

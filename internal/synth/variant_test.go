@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
 	"math"
+	"sort"
 	"testing"
 
 	"github.com/tambua/tambua/docdefs"
@@ -197,5 +199,52 @@ func TestHeldoutMakesItsOwnChoices(t *testing.T) {
 	}
 	if sa.Truth.Seed == sb.Truth.Seed || sa.Truth.Printed["document_number"] == sb.Truth.Printed["document_number"] {
 		t.Errorf("heldout card 0 of seed 3 is the shift family's holder")
+	}
+}
+
+// TestArtLeavesTextLegible draws the security print of the families that
+// repaint it and measures, under every value's box, the darkest
+// background (5th percentile of luma): values print in ink of luma 60 or
+// less and captions in 52 to 80, so a background darker than 150 there
+// would start to hide them.
+func TestArtLeavesTextLegible(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws 100 shared layers")
+	}
+	r, err := newRenderer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docdefs.Default().All() {
+		for _, v := range []Variant{VariantArt, VariantHeldout} {
+			for seed := uint64(0); seed < 2; seed++ {
+				g := newRNG(seed, 13)
+				p := planCard(v, d, g)
+				for _, side := range d.Sides {
+					lay := variantLayout(d, side, p, r.fonts, sampleValues(d), g.fork(side))
+					img := r.drawStatic(d, side, lay).img
+					for _, n := range layoutOrder(d, side, lay) {
+						b := lay.fields[n].value
+						var ls []float64
+						for y := int(b.y); y < int(b.y+b.h); y++ {
+							for x := int(b.x); x < int(b.x+b.w); x++ {
+								if !(image.Point{x, y}.In(img.Bounds())) {
+									continue
+								}
+								i := img.PixOffset(x, y)
+								ls = append(ls, 0.299*float64(img.Pix[i])+0.587*float64(img.Pix[i+1])+0.114*float64(img.Pix[i+2]))
+							}
+						}
+						if len(ls) == 0 {
+							continue
+						}
+						sort.Float64s(ls)
+						if p05 := ls[len(ls)/20]; p05 < 150 {
+							t.Errorf("%s %s seed %d %s: background under %s as dark as luma %.0f", d.Config, v, seed, side, n, p05)
+						}
+					}
+				}
+			}
+		}
 	}
 }
