@@ -9,13 +9,13 @@ import (
 
 	_ "golang.org/x/image/tiff" // the line crops are TIFF
 
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 // TestReadLineCrops reads the 34 single-line crops of ids/mrz_lines.
 func TestReadLineCrops(t *testing.T) {
-	r := NewReader(WithFont(testdata.Need(t, DefaultFont, "OCR-B font (fonts-ocr-b)")))
-	gts, _ := filepath.Glob(filepath.Join(testdata.Path(t, "ids", "mrz_lines"), "*.gt.txt"))
+	r := NewReader(WithFont(fixtures.Need(t, DefaultFont, "OCR-B font (fonts-ocr-b)")))
+	gts, _ := filepath.Glob(filepath.Join(fixtures.Path(t, "ids", "mrz_lines"), "*.gt.txt"))
 	if len(gts) != 34 {
 		t.Fatalf("%d line crops, want 34", len(gts))
 	}

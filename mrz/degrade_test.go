@@ -6,15 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tambua/tambua/internal/degrade"
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/degrade"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 // TestReadDegraded reads a quarter of the specimen images again after the
 // damage a phone capture does (tilt, scale, heavy JPEG): forms of them the
 // reader was not tuned on. tambua bench mrz runs all of them.
 func TestReadDegraded(t *testing.T) {
-	r := NewReader(WithFont(testdata.Need(t, DefaultFont, "OCR-B font (fonts-ocr-b)")))
+	r := NewReader(WithFont(fixtures.Need(t, DefaultFont, "OCR-B font (fonts-ocr-b)")))
 	exact, total := 0, 0
 	n := 0
 	for _, v := range loadVectors(t) {
@@ -24,7 +24,7 @@ func TestReadDegraded(t *testing.T) {
 		if n++; n%4 != 1 {
 			continue
 		}
-		clean := decodeFile(t, filepath.Join(testdata.Dir(t), *v.Image))
+		clean := decodeFile(t, filepath.Join(fixtures.Dir(t), *v.Image))
 		for _, k := range degrade.Standard {
 			img, err := k.Apply(clean)
 			if err != nil {

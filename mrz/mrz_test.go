@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -42,7 +42,7 @@ type vector struct {
 
 func loadVectors(tb testing.TB) []vector {
 	tb.Helper()
-	data, err := os.ReadFile(testdata.Path(tb, "mrz_vectors.json"))
+	data, err := os.ReadFile(fixtures.Path(tb, "mrz_vectors.json"))
 	if err != nil {
 		tb.Fatal(err)
 	}

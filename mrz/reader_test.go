@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 func decodeFile(tb testing.TB, path string) image.Image {
@@ -28,14 +28,14 @@ func decodeFile(tb testing.TB, path string) image.Image {
 }
 
 func TestReadSpecimens(t *testing.T) {
-	r := NewReader(WithFont(testdata.Need(t, DefaultFont, "OCR-B font (fonts-ocr-b)")))
+	r := NewReader(WithFont(fixtures.Need(t, DefaultFont, "OCR-B font (fonts-ocr-b)")))
 	exact, total := 0, 0
 	for _, v := range loadVectors(t) {
 		if v.Image == nil {
 			continue
 		}
 		total++
-		img := decodeFile(t, filepath.Join(testdata.Dir(t), *v.Image))
+		img := decodeFile(t, filepath.Join(fixtures.Dir(t), *v.Image))
 		rd, err := r.Read(context.Background(), img)
 		if err != nil {
 			t.Logf("%s: %v", v.ID, err)
@@ -66,11 +66,11 @@ const minSpecimensExact = 19
 
 // TestReadNothing: images without an MRZ give ErrNotFound, not a guess.
 func TestReadNothing(t *testing.T) {
-	r := NewReader(WithFont(testdata.Need(t, DefaultFont, "OCR-B font (fonts-ocr-b)")))
+	r := NewReader(WithFont(fixtures.Need(t, DefaultFont, "OCR-B font (fonts-ocr-b)")))
 	for _, img := range []image.Image{
 		image.NewGray(image.Rect(0, 0, 300, 200)),
 		image.NewGray(image.Rect(0, 0, 3, 3)),
-		decodeFile(t, filepath.Join(testdata.Dir(t), "ids", "passeye_100_pass-chn.jpg")).(interface {
+		decodeFile(t, filepath.Join(fixtures.Dir(t), "ids", "passeye_100_pass-chn.jpg")).(interface {
 			SubImage(image.Rectangle) image.Image
 		}).SubImage(image.Rect(0, 0, 500, 200)),
 	} {
@@ -90,7 +90,7 @@ func BenchmarkRead(b *testing.B) {
 	var imgs []image.Image
 	for _, v := range loadVectors(b) {
 		if v.Image != nil {
-			imgs = append(imgs, decodeFile(b, filepath.Join(testdata.Dir(b), *v.Image)))
+			imgs = append(imgs, decodeFile(b, filepath.Join(fixtures.Dir(b), *v.Image)))
 		}
 	}
 	b.ResetTimer()
@@ -151,7 +151,7 @@ func FuzzRead(f *testing.F) {
 // lying sideways (PassportEye reads neither). The lines are as printed on
 // the pictures; every check digit must hold.
 func TestReadHardPhotos(t *testing.T) {
-	r := NewReader(WithFont(testdata.Need(t, DefaultFont, "OCR-B font (fonts-ocr-b)")))
+	r := NewReader(WithFont(fixtures.Need(t, DefaultFont, "OCR-B font (fonts-ocr-b)")))
 	for _, tc := range []struct {
 		file     string
 		lines    []string
@@ -161,7 +161,7 @@ func TestReadHardPhotos(t *testing.T) {
 		{"passeye_0_pass-lva.jpg", []string{"PALVAMOHAMADA<<FARIDA<<<<<<<<<<<<<<<<<<<<<<<", "LT00000004XXC8605102F1210314111111<11648<<86"}, 270},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			rd, err := r.Read(context.Background(), decodeFile(t, testdata.Path(t, "ids", tc.file)))
+			rd, err := r.Read(context.Background(), decodeFile(t, fixtures.Path(t, "ids", tc.file)))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/internal/cardtest"
+	"github.com/tambua/tambua/internal/testkit/cardtest"
 	"github.com/tambua/tambua/vision"
 )
 

@@ -9,7 +9,7 @@ import (
 	"github.com/disintegration/imaging"
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/internal/synth"
+	"github.com/tambua/tambua/internal/testkit/synth"
 	"github.com/tambua/tambua/vision"
 )
 

@@ -12,8 +12,8 @@ import (
 	_ "github.com/tambua/tambua/checks/standard"
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/internal/synth"
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
+	"github.com/tambua/tambua/internal/testkit/synth"
 )
 
 // verify runs ocr_extraction, mrz_parsing and document_authenticity on
@@ -58,7 +58,7 @@ func verifyAt(t *testing.T, config string, front, back []byte, now time.Time) (*
 // 2011-08-21; its MRZ check digits pass, so the expiry is certain and the
 // document fails with doc_expired.
 func TestExpiredSpecimenPassport(t *testing.T) {
-	data, err := os.ReadFile(testdata.Path(t, "ids", "passeye_100_pass-fin.png"))
+	data, err := os.ReadFile(fixtures.Path(t, "ids", "passeye_100_pass-fin.png"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestSyntheticCaptures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders and reads three documents")
 	}
-	testdata.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
+	fixtures.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
 	defs := docdefs.Default().All()
 	gen, err := synth.New(synth.Options{Definitions: defs, Seed: 1017, Difficulty: synth.Easy, Attacks: true})
 	if err != nil {

@@ -16,13 +16,13 @@ import (
 	"github.com/disintegration/imaging"
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/facerec"
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 func matcher(tb testing.TB) *Matcher {
 	tb.Helper()
-	testdata.Need(tb, JohnsDir, "dlib johns photos (apt-get install libdlib-dev)")
-	return New(testdata.Models(tb))
+	fixtures.Need(tb, JohnsDir, "dlib johns photos (apt-get install libdlib-dev)")
+	return New(fixtures.Models(tb))
 }
 
 func johnsFile(tb testing.TB, person string, i int) []byte {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/tambua/tambua/checks/liveness"
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 func embedded(tb testing.TB) *liveness.Model {
@@ -88,7 +88,7 @@ func gradient(w, h int) *image.NRGBA {
 }
 
 func TestRunErrors(t *testing.T) {
-	d := liveness.New(testdata.Models(t))
+	d := liveness.New(fixtures.Models(t))
 	tests := []struct {
 		name    string
 		images  map[string]idv.Image
@@ -120,7 +120,7 @@ func TestRunErrors(t *testing.T) {
 }
 
 func TestRunNoFace(t *testing.T) {
-	d := liveness.New(testdata.Models(t))
+	d := liveness.New(fixtures.Models(t))
 	c := idv.NewCase(map[string]idv.Image{idv.SlotSelfie: {Data: jpegOf(t, gradient(480, 640))}})
 	c.Step = idv.Step{Name: idv.CheckLiveness, Threshold: 0.8, HasThreshold: true}
 	out, err := d.Run(context.Background(), c)

@@ -9,8 +9,8 @@ import (
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/facerec"
-	"github.com/tambua/tambua/internal/synth"
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
+	"github.com/tambua/tambua/internal/testkit/synth"
 )
 
 // testSeed differs from the training corpus's seed, so these selfies were
@@ -21,7 +21,7 @@ const testSeed = 20260601
 // screen replay) of a medium-difficulty corpus.
 func synthSelfies(tb testing.TB, n int) map[string][][]byte {
 	tb.Helper()
-	testdata.Need(tb, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
+	fixtures.Need(tb, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
 	gen, err := synth.New(synth.Options{Definitions: docdefs.Default().All(), Seed: testSeed, Difficulty: synth.Medium, Attacks: true})
 	if err != nil {
 		tb.Fatal(err)
@@ -51,7 +51,7 @@ func synthSelfies(tb testing.TB, n int) map[string][][]byte {
 // TestSyntheticSelfies runs the check on live selfies and on print and
 // screen replay attacks rendered now by the synthetic corpus.
 func TestSyntheticSelfies(t *testing.T) {
-	d := liveness.New(testdata.Models(t))
+	d := liveness.New(fixtures.Models(t))
 	sel := synthSelfies(t, 2)
 	var live, attack []float64
 	errs := 0
@@ -105,7 +105,7 @@ func mean(v []float64) float64 {
 // TestFaceFromFaceMatching: the rectangle face_matching leaves on the
 // Case is used instead of detecting again.
 func TestFaceFromFaceMatching(t *testing.T) {
-	d := liveness.New(testdata.Models(t))
+	d := liveness.New(fixtures.Models(t))
 	data := synthSelfies(t, 1)[liveness.KindLive][0]
 	img, err := facerec.Decode(data)
 	if err != nil {
@@ -151,7 +151,7 @@ func TestFaceFromFaceMatching(t *testing.T) {
 // BenchmarkAssess is the check's work on one 960 x 1280 synthetic selfie:
 // face detection, features and classifier (decoding excluded).
 func BenchmarkAssess(b *testing.B) {
-	d := liveness.New(testdata.Models(b))
+	d := liveness.New(fixtures.Models(b))
 	img, err := facerec.Decode(synthSelfies(b, 1)[liveness.KindLive][0])
 	if err != nil {
 		b.Fatal(err)

@@ -13,13 +13,13 @@ import (
 	"time"
 
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 	"github.com/tambua/tambua/mrz"
 )
 
 func specimenBytes(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(testdata.Dir(t), "ids", name))
+	b, err := os.ReadFile(filepath.Join(fixtures.Dir(t), "ids", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func blankPNG(t *testing.T) []byte {
 }
 
 func TestCheckRun(t *testing.T) {
-	testdata.Need(t, mrz.DefaultFont, "OCR-B font (fonts-ocr-b)")
+	fixtures.Need(t, mrz.DefaultFont, "OCR-B font (fonts-ocr-b)")
 	ck := NewCheck(mrz.NewReader())
 	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
 	utopia, _, err := image.Decode(bytes.NewReader(specimenBytes(t, "passeye_passport-td3.jpg")))
@@ -138,7 +138,7 @@ func TestCheckRegistered(t *testing.T) {
 // check flags it after that day and not before, and still passes it
 // (judging validity is document_authenticity's).
 func TestCheckFlagsExpiry(t *testing.T) {
-	testdata.Need(t, mrz.DefaultFont, "OCR-B font (fonts-ocr-b)")
+	fixtures.Need(t, mrz.DefaultFont, "OCR-B font (fonts-ocr-b)")
 	ck := NewCheck(mrz.NewReader())
 	for _, tc := range []struct {
 		now     time.Time

@@ -13,7 +13,7 @@ import (
 
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/internal/cardtest"
+	"github.com/tambua/tambua/internal/testkit/cardtest"
 )
 
 func renderJPEG(tb testing.TB, def *idv.DocumentDefinition, side string, seed uint64, sc cardtest.Scene) ([]byte, map[string]string) {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 	"github.com/tambua/tambua/vision"
 )
 
@@ -31,7 +31,7 @@ func genericDefs(t *testing.T) []*idv.DocumentDefinition {
 
 func specimen(t *testing.T, name string) image.Image {
 	t.Helper()
-	data, err := os.ReadFile(testdata.Path(t, "ids", name))
+	data, err := os.ReadFile(fixtures.Path(t, "ids", name))
 	require.NoError(t, err)
 	img, err := vision.Decode(data)
 	require.NoError(t, err)
@@ -113,7 +113,7 @@ func TestGenericSpecimens(t *testing.T) {
 // card is typed generic_id_card, every field comes from the MRZ and says
 // so, and the check passes.
 func TestRunGenericIDCardSpecimen(t *testing.T) {
-	data, err := os.ReadFile(testdata.Path(t, "ids", "passeye_100_id-si.jpg"))
+	data, err := os.ReadFile(fixtures.Path(t, "ids", "passeye_100_id-si.jpg"))
 	require.NoError(t, err)
 	cands := genericDefs(t)
 	k := New()

@@ -11,7 +11,7 @@ import (
 
 	"github.com/tambua/tambua/checks/sanctions"
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 // caseWriter stands in for OCR and MRZ parsing: it leaves on the Case
@@ -74,8 +74,8 @@ func verify(t *testing.T, w caseWriter, params map[string]any, settingsDir strin
 }
 
 func listsDirs(t *testing.T) string {
-	return testdata.Path(t, "sanctions", "ofac_sdn_2021-07") + "," + testdata.Path(t, "sanctions", "un") + "," +
-		testdata.Path(t, "sanctions", "opensanctions")
+	return fixtures.Path(t, "sanctions", "ofac_sdn_2021-07") + "," + fixtures.Path(t, "sanctions", "un") + "," +
+		fixtures.Path(t, "sanctions", "opensanctions")
 }
 
 func TestScreeningVerdicts(t *testing.T) {
@@ -197,7 +197,7 @@ func TestRegisteredCost(t *testing.T) {
 // TestSettingsFolder goes through the registered factory: the lists
 // folder comes from the engine settings (lists_dir).
 func TestSettingsFolder(t *testing.T) {
-	res := verify(t, caseWriter{fields: map[string]string{"full_name": "Eric Badege"}}, nil, testdata.Path(t, "sanctions", "un"))
+	res := verify(t, caseWriter{fields: map[string]string{"full_name": "Eric Badege"}}, nil, fixtures.Path(t, "sanctions", "un"))
 	if res.Decision != idv.Review || strings.Join(res.DecisionReasons, ",") != "sanctions_hit" {
 		t.Fatalf("decision %s %v", res.Decision, res.DecisionReasons)
 	}
@@ -221,8 +221,8 @@ func TestFollowsSnapshotSwap(t *testing.T) {
 			}
 		}
 	}
-	link("a", map[string]string{"un.xml": testdata.Path(t, "sanctions", "un", "UN_consolidated.xml")})
-	link("b", map[string]string{"peps.json": testdata.Path(t, "sanctions", "opensanctions", "peps_senzing.json")})
+	link("a", map[string]string{"un.xml": fixtures.Path(t, "sanctions", "un", "UN_consolidated.xml")})
+	link("b", map[string]string{"peps.json": fixtures.Path(t, "sanctions", "opensanctions", "peps_senzing.json")})
 	point := func(snap string) {
 		tmp := filepath.Join(root, ".next")
 		if err := os.Symlink(filepath.Join("snapshots", snap), tmp); err != nil {

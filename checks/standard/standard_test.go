@@ -12,7 +12,7 @@ import (
 	"github.com/tambua/tambua/checks/sanctions"
 	_ "github.com/tambua/tambua/checks/standard"
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 	"github.com/tambua/tambua/mrz"
 )
 
@@ -51,7 +51,7 @@ func TestMRZFeedsScreeningAndAge(t *testing.T) {
 	if subj.Source != "mrz" || subj.Name != "AYMAN AL ZAWAHIRI" || subj.DOB == nil || subj.DOB.String() != "1951-06-19" || subj.Country != "EG" {
 		t.Fatalf("subject %+v", subj)
 	}
-	ch := sanctions.New(testdata.Path(t, "sanctions", "ofac_sdn_2021-07"))
+	ch := sanctions.New(fixtures.Path(t, "sanctions", "ofac_sdn_2021-07"))
 	out, err := ch.Run(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)

@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 // TestEmbedReadsAPassport runs the example on a real specimen, a passport
 // data page, whose MRZ the engine must read with every check digit right.
 func TestEmbedReadsAPassport(t *testing.T) {
-	page := testdata.Path(t, "ids", "passeye_passport-td3.jpg")
+	page := fixtures.Path(t, "ids", "passeye_passport-td3.jpg")
 	var out bytes.Buffer
 	if err := run(context.Background(), []string{"--config", "generic_passport", "--front", page}, &out); err != nil {
 		t.Fatal(err)

@@ -163,3 +163,32 @@ func TestLayout(t *testing.T) {
 		t.Error(p)
 	}
 }
+
+// TestNoHiddenPackages: every folder holding Go code is a package `go
+// list ./...` sees, so go vet and go test cover it. Go's tooling skips
+// folders named testdata or starting with . or _; code there is never
+// vetted (internal/testdata was such a package).
+func TestNoHiddenPackages(t *testing.T) {
+	pkgs := load(t)
+	listed := map[string]bool{}
+	for _, p := range pkgs {
+		listed[p.Dir] = true
+	}
+	root := filepath.Dir(filepath.Dir(pkgs["internal/archtest"].Dir))
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "models" || d.Name() == "data") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") && !listed[filepath.Dir(path)] {
+			rel, _ := filepath.Rel(root, path)
+			t.Errorf("%s is Go code in a folder go list does not see", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -16,7 +16,7 @@ import (
 	"github.com/tambua/tambua/checks/ocr"
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/internal/synth"
+	"github.com/tambua/tambua/internal/testkit/synth"
 )
 
 func init() {

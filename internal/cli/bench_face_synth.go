@@ -12,7 +12,7 @@ import (
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/facerec"
-	"github.com/tambua/tambua/internal/synth"
+	"github.com/tambua/tambua/internal/testkit/synth"
 	"github.com/tambua/tambua/vision"
 )
 

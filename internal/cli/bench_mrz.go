@@ -19,8 +19,8 @@ import (
 	mrzcheck "github.com/tambua/tambua/checks/mrz"
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/internal/degrade"
-	"github.com/tambua/tambua/internal/synth"
+	"github.com/tambua/tambua/internal/testkit/degrade"
+	"github.com/tambua/tambua/internal/testkit/synth"
 	"github.com/tambua/tambua/mrz"
 	"github.com/tambua/tambua/vision"
 )
@@ -122,7 +122,7 @@ func runBenchMRZ(ctx context.Context, env *Env, args []string) error {
 		oursRaw.add(c.name, raw, c.lines, d)
 	}
 	runtime.ReadMemStats(&ms1)
-	// Stand-ins for synthetic captures until internal/synth lands: the
+	// Stand-ins for synthetic captures until internal/testkit/synth lands: the
 	// specimens tilted, rescaled and recompressed.
 	var degraded mrzScore
 	for _, c := range specimens {

@@ -22,8 +22,8 @@ import (
 	"github.com/tambua/tambua/checks/ocr"
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/internal/cardtest"
-	"github.com/tambua/tambua/internal/synth"
+	"github.com/tambua/tambua/internal/testkit/cardtest"
+	"github.com/tambua/tambua/internal/testkit/synth"
 	"github.com/tambua/tambua/mrz"
 	"github.com/tambua/tambua/vision"
 )
@@ -103,7 +103,7 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	defsFlag := fs.String("defs", "", "definitions (default: all)")
 	cores := fs.Int("cores", 1, "CPU cores to use (GOMAXPROCS and tesseract workers)")
 	seed := fs.Uint64("seed", 1, "random seed")
-	source := fs.String("source", "synth", "captures: synth (internal/synth, realistic) or cardtest (plain renders)")
+	source := fs.String("source", "synth", "captures: synth (internal/testkit/synth, realistic) or cardtest (plain renders)")
 	specimens := fs.String("specimens", "", "instead, read every image in this folder and print what is found")
 	config := fs.String("config", "", "definition for -specimens (default: the generic ones, the check picks per image)")
 	verbose := fs.Bool("v", false, "print every field read wrongly and every card not found")

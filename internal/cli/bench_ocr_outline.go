@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/internal/synth"
+	"github.com/tambua/tambua/internal/testkit/synth"
 	"github.com/tambua/tambua/vision"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tambua/tambua/docdefs"
-	"github.com/tambua/tambua/internal/synth"
+	"github.com/tambua/tambua/internal/testkit/synth"
 	"github.com/tambua/tambua/vision"
 )
 

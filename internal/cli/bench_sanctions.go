@@ -11,7 +11,7 @@ import (
 
 	"github.com/tambua/tambua/checks/sanctions/lists"
 	"github.com/tambua/tambua/checks/sanctions/match"
-	"github.com/tambua/tambua/internal/sanctionsbench"
+	"github.com/tambua/tambua/internal/bench/sanctionsbench"
 )
 
 func init() {

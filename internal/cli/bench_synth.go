@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tambua/tambua/docdefs"
-	"github.com/tambua/tambua/internal/synth"
+	"github.com/tambua/tambua/internal/testkit/synth"
 	"github.com/tambua/tambua/mrz"
 )
 

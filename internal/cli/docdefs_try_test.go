@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tambua/tambua/docdefs"
-	"github.com/tambua/tambua/internal/cardtest"
+	"github.com/tambua/tambua/internal/testkit/cardtest"
 )
 
 func TestDocdefsValidate(t *testing.T) {

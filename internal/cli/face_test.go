@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tambua/tambua/checks/face"
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 func testEnv(models string) (*Env, *bytes.Buffer, *bytes.Buffer) {
@@ -24,8 +24,8 @@ func testEnv(models string) (*Env, *bytes.Buffer, *bytes.Buffer) {
 }
 
 func TestFaceCompare(t *testing.T) {
-	models := testdata.Models(t)
-	testdata.Need(t, face.JohnsDir, "dlib johns photos")
+	models := fixtures.Models(t)
+	fixtures.Need(t, face.JohnsDir, "dlib johns photos")
 	simm, _ := filepath.Glob(filepath.Join(face.JohnsDir, "John_Simm", "*.jpg"))
 	savage, _ := filepath.Glob(filepath.Join(face.JohnsDir, "John_Savage", "*.jpg"))
 	notImage := filepath.Join(t.TempDir(), "x.jpg")

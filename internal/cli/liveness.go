@@ -13,9 +13,9 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/tambua/tambua/checks/liveness"
+	"github.com/tambua/tambua/internal/bench/livenessbench"
 	"github.com/tambua/tambua/internal/facerec"
-	"github.com/tambua/tambua/internal/livenessbench"
-	"github.com/tambua/tambua/internal/synth"
+	"github.com/tambua/tambua/internal/testkit/synth"
 )
 
 func init() {

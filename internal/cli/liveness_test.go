@@ -13,9 +13,9 @@ import (
 	"testing"
 
 	"github.com/tambua/tambua/checks/liveness"
-	"github.com/tambua/tambua/internal/livenessbench"
-	"github.com/tambua/tambua/internal/synth"
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/bench/livenessbench"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
+	"github.com/tambua/tambua/internal/testkit/synth"
 )
 
 func writeGradient(t *testing.T, path string) {
@@ -36,8 +36,8 @@ func writeGradient(t *testing.T, path string) {
 }
 
 func TestFaceLiveness(t *testing.T) {
-	models := testdata.Models(t)
-	testdata.Need(t, synth.DefaultFacesDir, "dlib johns photos")
+	models := fixtures.Models(t)
+	fixtures.Need(t, synth.DefaultFacesDir, "dlib johns photos")
 	johns, _ := filepath.Glob(filepath.Join(synth.DefaultFacesDir, "John_Simm", "*.jpg"))
 	dir := t.TempDir()
 	blank := filepath.Join(dir, "blank.jpg")
@@ -94,13 +94,13 @@ func TestFaceLiveness(t *testing.T) {
 
 // TestLivenessTrainAndBench runs training on a tiny corpus and the
 // benchmark of the model it wrote: the wiring, not the accuracy
-// (internal/livenessbench tests the training and the measures).
+// (internal/bench/livenessbench tests the training and the measures).
 func TestLivenessTrainAndBench(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("renders synthetic selfies: minutes under -race or -short")
 	}
-	models := testdata.Models(t)
-	testdata.Need(t, synth.DefaultFacesDir, "dlib johns photos")
+	models := fixtures.Models(t)
+	fixtures.Need(t, synth.DefaultFacesDir, "dlib johns photos")
 	dir := t.TempDir()
 	modelPath := filepath.Join(dir, "model.json")
 	env, out, errb := testEnv(models)

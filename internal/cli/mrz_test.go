@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 func TestMRZCommand(t *testing.T) {
@@ -53,8 +53,8 @@ func TestMRZCommand(t *testing.T) {
 }
 
 func TestMRZCommandImage(t *testing.T) {
-	img := testdata.Path(t, "ids", "passeye_100_id-si.jpg")
-	testdata.Need(t, "/usr/share/fonts/opentype/ocr-b/OCRB.otf", "OCR-B font")
+	img := fixtures.Path(t, "ids", "passeye_100_id-si.jpg")
+	fixtures.Need(t, "/usr/share/fonts/opentype/ocr-b/OCRB.otf", "OCR-B font")
 	code, out, errs := runCLI(t, "", "mrz", "--image", img)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -69,7 +69,7 @@ func TestMRZCommandImage(t *testing.T) {
 	if m.DocumentNumber != "099991001" || len(m.Lines) != 3 {
 		t.Errorf("output %s", out)
 	}
-	if code, _, _ := runCLI(t, "", "mrz", "--image", filepath.Join(testdata.Dir(t), "mrz_vectors.json")); code != 2 {
+	if code, _, _ := runCLI(t, "", "mrz", "--image", filepath.Join(fixtures.Dir(t), "mrz_vectors.json")); code != 2 {
 		t.Errorf("a non-image exits %d, want 2", code)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 func runSanctionsCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
@@ -24,7 +24,7 @@ func runSanctionsCLI(t *testing.T, stdin string, args ...string) (int, string, s
 }
 
 func TestSanctionsScreen(t *testing.T) {
-	dirs := testdata.Path(t, "sanctions", "ofac_sdn_2021-07") + "," + testdata.Path(t, "sanctions", "un")
+	dirs := fixtures.Path(t, "sanctions", "ofac_sdn_2021-07") + "," + fixtures.Path(t, "sanctions", "un")
 	code, out, errs := runSanctionsCLI(t, "Ayman al-Zawahiri\n\nWanjiru Otieno\nIBRAIMA CAMARA\n", "sanctions", "screen", "--lists", dirs, "--dob", "1951-06-19", "--nationality", "EGY")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -70,7 +70,7 @@ func TestSanctionsScreen(t *testing.T) {
 }
 
 func TestSanctionsScreenBadInput(t *testing.T) {
-	dir := testdata.Path(t, "sanctions", "un")
+	dir := fixtures.Path(t, "sanctions", "un")
 	tests := [][]string{
 		{"sanctions", "screen", "--lists", dir, "--dob", "yesterday"},
 		{"sanctions", "screen", "--lists", dir, "--nationality", "XYZ"},
@@ -92,7 +92,7 @@ func TestSanctionsScreenBadInput(t *testing.T) {
 }
 
 func TestBenchSanctionsSmoke(t *testing.T) {
-	dirs := testdata.Path(t, "sanctions", "ofac_sdn_2021-07") + "," + testdata.Path(t, "sanctions", "un")
+	dirs := fixtures.Path(t, "sanctions", "ofac_sdn_2021-07") + "," + fixtures.Path(t, "sanctions", "un")
 	code, out, errs := runSanctionsCLI(t, "", "bench", "sanctions", "--lists", dirs, "--listed", "120", "--plain", "80")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -121,7 +121,7 @@ func TestListsUpdateCLIMirror(t *testing.T) {
 // TestListsUpdateCLI downloads through --mirror from a local HTTPS server
 // whose certificate is trusted with --ca-cert, then screens the snapshot.
 func TestListsUpdateCLI(t *testing.T) {
-	un := testdata.Path(t, "sanctions", "un", "UN_consolidated.xml")
+	un := fixtures.Path(t, "sanctions", "un", "UN_consolidated.xml")
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/lists/un_consolidated.xml" {
 			http.NotFound(w, r)

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 	"github.com/tambua/tambua/server/sqlite"
 )
 
@@ -26,7 +26,7 @@ import (
 // billed once; a second retry gets the stored result (issue 14, "Prove
 // it").
 func TestServeCrashMidVerification(t *testing.T) {
-	passport, err := os.ReadFile(testdata.Path(t, "ids", "passeye_passport-td3.jpg"))
+	passport, err := os.ReadFile(fixtures.Path(t, "ids", "passeye_passport-td3.jpg"))
 	require.NoError(t, err)
 	data := t.TempDir()
 	ctx := context.Background()

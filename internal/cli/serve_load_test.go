@@ -27,7 +27,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 	"github.com/tambua/tambua/server/sqlite"
 )
 
@@ -39,7 +39,7 @@ import (
 // server's resident memory at the end within 20 % of what it was after
 // warm-up; it reports p50 and p99 of the successes.
 func TestServeLoad(t *testing.T) {
-	passport, err := os.ReadFile(testdata.Path(t, "ids", "passeye_passport-td3.jpg"))
+	passport, err := os.ReadFile(fixtures.Path(t, "ids", "passeye_passport-td3.jpg"))
 	require.NoError(t, err)
 	duration := 60 * time.Second
 	if d, err := time.ParseDuration(os.Getenv("TAMBUA_LOAD_DURATION")); err == nil {

@@ -20,7 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 // TestHelperProcess is tambua itself when the test binary is re-run with
@@ -48,7 +48,7 @@ func TestHelperProcess(t *testing.T) {
 // tesseract's own diagnostics, "Bottom=0, top=69 ... Total count=0", are
 // kept out), and none may carry the holder's name (issue 14, "Prove it").
 func TestServeLogsHoldNoPersonalData(t *testing.T) {
-	passport, err := os.ReadFile(testdata.Path(t, "ids", "passeye_passport-td3.jpg"))
+	passport, err := os.ReadFile(fixtures.Path(t, "ids", "passeye_passport-td3.jpg"))
 	require.NoError(t, err)
 	data := t.TempDir()
 	c := startChild(t, data, "--workers", "1")

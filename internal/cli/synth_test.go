@@ -10,12 +10,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tambua/tambua/internal/synth"
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
+	"github.com/tambua/tambua/internal/testkit/synth"
 )
 
 func TestSynthWritesSamples(t *testing.T) {
-	testdata.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
+	fixtures.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
 	dir := t.TempDir()
 	code, out, errOut := runCLI(t, "", "synth", "--out", dir, "--count", "2", "--seed", "7", "--difficulty", "easy", "--config", "ke_national_id", "--attacks")
 	require.Equal(t, ExitOK, code, errOut)
@@ -41,7 +41,7 @@ func TestSynthWritesSamples(t *testing.T) {
 }
 
 func TestSynthGallery(t *testing.T) {
-	testdata.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
+	fixtures.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
 	out := filepath.Join(t.TempDir(), "g.png")
 	code, _, errOut := runCLI(t, "", "synth", "--gallery", out, "--count", "1", "--config", "ghana_voter_id")
 	require.Equal(t, ExitOK, code, errOut)
@@ -56,7 +56,7 @@ func TestSynthGallery(t *testing.T) {
 // TestSynthVariantFlatGallery draws a held-out card flat and checks its
 // truth names the family and where each field went.
 func TestSynthVariantFlatGallery(t *testing.T) {
-	testdata.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
+	fixtures.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "g.png")
 	code, _, errOut := runCLI(t, "", "synth", "--gallery", out, "--flat", "--out", dir, "--count", "1", "--config", "ke_maisha_card", "--variant", "heldout")

@@ -7,13 +7,13 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 const selfieSample = "/usr/share/doc/libdlib19.1/examples/faces/Tom_Cruise_avp_2014_4.jpg"
 
 func BenchmarkModelLoad(b *testing.B) {
-	dir := testdata.Models(b)
+	dir := fixtures.Models(b)
 	for b.Loop() {
 		r, err := Load(dir, Options{Pool: 1})
 		if err != nil {
@@ -27,7 +27,7 @@ func BenchmarkModelLoad(b *testing.B) {
 // landmarks and descriptor included. johns photos are 150 px (enlarged to
 // the 400 px working size); the selfie sample is 565x800 (reduced to 800).
 func BenchmarkDetectEmbed(b *testing.B) {
-	r, err := Load(testdata.Models(b), Options{Pool: 1})
+	r, err := Load(fixtures.Models(b), Options{Pool: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func BenchmarkDetectParallel(b *testing.B) {
 	img := decodeFile(b, selfieSample)
 	for _, n := range []int{1, 2} {
 		b.Run(fmt.Sprintf("pool%d", n), func(b *testing.B) {
-			r, err := Load(testdata.Models(b), Options{Pool: n})
+			r, err := Load(fixtures.Models(b), Options{Pool: n})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -74,7 +74,7 @@ func BenchmarkDetectParallel(b *testing.B) {
 
 func decodeFile(tb testing.TB, path string) image.Image {
 	tb.Helper()
-	testdata.Need(tb, path, "dlib example photos")
+	fixtures.Need(tb, path, "dlib example photos")
 	img, err := Decode(load(tb, path))
 	if err != nil {
 		tb.Fatal(err)

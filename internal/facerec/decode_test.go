@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/disintegration/imaging"
-	"github.com/tambua/tambua/internal/synth"
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
+	"github.com/tambua/tambua/internal/testkit/synth"
 )
 
 func FuzzDecode(f *testing.F) {
@@ -49,7 +49,7 @@ func TestDecodeRejects(t *testing.T) {
 // Orientation tag (as phones save them) is turned upright before
 // detection, so its face is found.
 func TestDecodeEXIFOrientation(t *testing.T) {
-	r, err := Shared(testdata.Models(t))
+	r, err := Shared(fixtures.Models(t))
 	if err != nil {
 		t.Fatal(err)
 	}

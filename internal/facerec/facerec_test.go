@@ -7,7 +7,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 // JohnsDir is where libdlib19.1 ships its 5 x 11 test faces.
@@ -15,7 +15,7 @@ const JohnsDir = "/usr/share/doc/libdlib19.1/examples/johns"
 
 func johns(tb testing.TB) map[string][]string {
 	tb.Helper()
-	testdata.Need(tb, JohnsDir, "dlib johns photos (apt-get install libdlib-dev)")
+	fixtures.Need(tb, JohnsDir, "dlib johns photos (apt-get install libdlib-dev)")
 	people, err := os.ReadDir(JohnsDir)
 	if err != nil {
 		tb.Fatal(err)
@@ -39,7 +39,7 @@ func load(tb testing.TB, path string) []byte {
 }
 
 func TestJohnsOneFaceEach(t *testing.T) {
-	r, err := Shared(testdata.Models(t))
+	r, err := Shared(fixtures.Models(t))
 	if err != nil {
 		t.Fatal(err)
 	}

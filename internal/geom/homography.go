@@ -1,6 +1,6 @@
 // Package geom holds the plane geometry that both the capture pipeline
 // (vision, which rectifies a photographed card) and the synthetic corpus
-// (internal/synth, which photographs a flat card) need: one solver, so the
+// (internal/testkit/synth, which photographs a flat card) need: one solver, so the
 // two cannot drift apart.
 package geom
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -68,7 +68,7 @@ func TestCountryCode(t *testing.T) {
 
 func dir(t *testing.T, sub string) string {
 	t.Helper()
-	return testdata.Path(t, "sanctions", sub)
+	return fixtures.Path(t, "sanctions", sub)
 }
 
 func find(t *testing.T, s *Snapshot, list, id string) *Entity {
@@ -327,7 +327,7 @@ func TestSenzingNested(t *testing.T) {
 }
 
 func BenchmarkLoadOFACSDN(b *testing.B) {
-	d := testdata.Path(b, "sanctions", "ofac_sdn_2021-07")
+	d := fixtures.Path(b, "sanctions", "ofac_sdn_2021-07")
 	for i := 0; i < b.N; i++ {
 		if _, err := Load(d); err != nil {
 			b.Fatal(err)

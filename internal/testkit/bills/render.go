@@ -16,7 +16,7 @@ import (
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 
-	"github.com/tambua/tambua/internal/cardtest"
+	"github.com/tambua/tambua/internal/testkit/cardtest"
 )
 
 // The page is A4 at 200 dpi.

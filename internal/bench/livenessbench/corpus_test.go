@@ -8,12 +8,12 @@ import (
 	"testing"
 
 	"github.com/tambua/tambua/checks/liveness"
-	"github.com/tambua/tambua/internal/synth"
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
+	"github.com/tambua/tambua/internal/testkit/synth"
 )
 
 func TestPlan(t *testing.T) {
-	testdata.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
+	fixtures.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
 	gens, err := Generators(Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/tambua/tambua/checks/liveness"
-	"github.com/tambua/tambua/internal/synth"
+	"github.com/tambua/tambua/internal/testkit/synth"
 )
 
 // Model identity written into model.json. Bump Version whenever the

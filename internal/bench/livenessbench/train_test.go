@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/tambua/tambua/checks/liveness"
-	"github.com/tambua/tambua/internal/synth"
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
+	"github.com/tambua/tambua/internal/testkit/synth"
 )
 
 // TestTrainAndBench trains on a tiny corpus twice (the same seed must give
@@ -18,8 +18,8 @@ func TestTrainAndBench(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders synthetic selfies")
 	}
-	o := Options{Seed: 3, Count: 24, ModelsDir: testdata.Models(t)}
-	testdata.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
+	o := Options{Seed: 3, Count: 24, ModelsDir: fixtures.Models(t)}
+	fixtures.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
 	ctx := context.Background()
 	m, err := Train(ctx, o, DefaultL2)
 	if err != nil {

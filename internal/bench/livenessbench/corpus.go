@@ -19,7 +19,7 @@ import (
 	"github.com/tambua/tambua/checks/liveness"
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/internal/facerec"
-	"github.com/tambua/tambua/internal/synth"
+	"github.com/tambua/tambua/internal/testkit/synth"
 )
 
 // DefaultSeed is the corpus seed of the shipped model.

@@ -5,12 +5,12 @@ import (
 	"testing"
 
 	"github.com/tambua/tambua/docdefs"
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 func newTestGenerator(tb testing.TB, opts Options) *Generator {
 	tb.Helper()
-	testdata.Need(tb, DefaultFacesDir, "dlib face photos (libdlib-dev)")
+	fixtures.Need(tb, DefaultFacesDir, "dlib face photos (libdlib-dev)")
 	if opts.Definitions == nil {
 		opts.Definitions = docdefs.Default().All()
 	}

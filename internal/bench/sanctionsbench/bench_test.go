@@ -6,12 +6,12 @@ import (
 
 	"github.com/tambua/tambua/checks/sanctions/lists"
 	"github.com/tambua/tambua/checks/sanctions/match"
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 func loadOFACUN(tb testing.TB) *lists.Snapshot {
 	tb.Helper()
-	snap, err := lists.LoadAll(testdata.Path(tb, "sanctions", "ofac_sdn_2021-07"), testdata.Path(tb, "sanctions", "un"))
+	snap, err := lists.LoadAll(fixtures.Path(tb, "sanctions", "ofac_sdn_2021-07"), fixtures.Path(tb, "sanctions", "un"))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/internal/testdata"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 	"github.com/tambua/tambua/mrz"
 )
 
@@ -44,7 +44,7 @@ func TestMRZCheckDigit(t *testing.T) {
 // the shared MRZ vectors from its fields and expects the printed lines
 // character for character.
 func TestMRZMatchesVectors(t *testing.T) {
-	b, err := os.ReadFile(testdata.Path(t, "mrz_vectors.json"))
+	b, err := os.ReadFile(fixtures.Path(t, "mrz_vectors.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

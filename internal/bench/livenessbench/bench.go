@@ -12,7 +12,7 @@ import (
 
 	"github.com/tambua/tambua/checks/liveness"
 	"github.com/tambua/tambua/internal/facerec"
-	"github.com/tambua/tambua/internal/synth"
+	"github.com/tambua/tambua/internal/testkit/synth"
 )
 
 // DefaultBenchCount is the number of synthetic indices the benchmark
