@@ -1,0 +1,22 @@
+package sqlite_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/tambua/tambua/server/sqlite"
+	"github.com/tambua/tambua/server/store"
+	"github.com/tambua/tambua/server/store/storetest"
+)
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store {
+		db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "t.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	})
+}
