@@ -11,10 +11,14 @@ cd "$(dirname "$0")/.."
 # takes priority over ATLAS and cut detect + embed by a fifth to a third
 # (docs/face.md). The serial build keeps one thread per call, so the pool
 # of recognisers, not BLAS, decides how many cores face matching uses.
+# postgresql: the tests of server/postgres start a throwaway cluster with
+# its initdb and pg_ctl (internal/pgtest); the package also creates the
+# unprivileged postgres user those run as when the tests run as root.
 packages=(
   libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr
   libdlib-dev libblas-dev libatlas-base-dev liblapack-dev libjpeg-dev libopenblas0-serial
   fonts-ocr-b fonts-dejavu-core fonts-liberation2
+  postgresql
 )
 missing=()
 for p in "${packages[@]}"; do
