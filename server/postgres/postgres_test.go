@@ -73,3 +73,15 @@ func TestOpenBadDSN(t *testing.T) {
 	_, err = postgres.Open(context.Background(), "::not a dsn")
 	assert.Error(t, err)
 }
+
+// BenchmarkVerifications: the storage figures of issue 22 on PostgreSQL
+// (the test cluster runs with fsync off).
+func BenchmarkVerifications(b *testing.B) {
+	db, err := postgres.Open(context.Background(), pgtest.Shared(b).NewDatabase(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	b.SetParallelism(8)
+	storetest.Bench(b, db)
+}

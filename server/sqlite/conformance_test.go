@@ -20,3 +20,14 @@ func TestConformance(t *testing.T) {
 		return db
 	})
 }
+
+// BenchmarkVerifications: the storage figures of issue 22 on SQLite.
+func BenchmarkVerifications(b *testing.B) {
+	db, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "t.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	b.SetParallelism(8)
+	storetest.Bench(b, db)
+}
