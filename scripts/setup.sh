@@ -75,4 +75,13 @@ if ! verify 2>/dev/null; then
   done
   verify || { echo "setup: model checksums do not match; refusing to use them" >&2; exit 1; }
 fi
+# versitygw serves a folder over the S3 protocol: the tests of server/s3
+# start one on loopback (internal/s3test). A cold build takes minutes.
+versitygw_version=v1.8.0
+gobin=$(go env GOBIN)
+[ -n "$gobin" ] || gobin="$(go env GOPATH | cut -d: -f1)/bin"
+if ! command -v versitygw >/dev/null 2>&1 && [ ! -x "$gobin/versitygw" ]; then
+  echo "setup: building versitygw $versitygw_version (go install, a few minutes)"
+  go install "github.com/versity/versitygw/cmd/versitygw@$versitygw_version"
+fi
 echo "setup: ok"

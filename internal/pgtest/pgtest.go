@@ -49,10 +49,16 @@ var (
 // started, when they are done. Call it from TestMain.
 func Main(m *testing.M) {
 	code := m.Run()
+	StopShared()
+	os.Exit(code)
+}
+
+// StopShared stops the shared cluster if one was started: for a TestMain
+// that needs more than one of these helpers.
+func StopShared() {
 	if shared != nil {
 		shared.Stop()
 	}
-	os.Exit(code)
 }
 
 // Shared returns the test binary's cluster, starting it on first use. It
