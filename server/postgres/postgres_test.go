@@ -85,3 +85,10 @@ func BenchmarkVerifications(b *testing.B) {
 	b.SetParallelism(8)
 	storetest.Bench(b, db)
 }
+
+func TestWebhookConformance(t *testing.T) {
+	c := pgtest.Shared(t)
+	storetest.RunWebhooks(t, func(t *testing.T) storetest.WebhookBackend {
+		return open(t, c.NewDatabase(t))
+	})
+}

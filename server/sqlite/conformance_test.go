@@ -31,3 +31,14 @@ func BenchmarkVerifications(b *testing.B) {
 	b.SetParallelism(8)
 	storetest.Bench(b, db)
 }
+
+func TestWebhookConformance(t *testing.T) {
+	storetest.RunWebhooks(t, func(t *testing.T) storetest.WebhookBackend {
+		db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "t.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	})
+}
