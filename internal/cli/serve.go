@@ -17,12 +17,15 @@ import (
 	"github.com/tambua/tambua/plugins"
 	"github.com/tambua/tambua/server"
 	"github.com/tambua/tambua/server/files"
+	"github.com/tambua/tambua/server/postgres"
+	"github.com/tambua/tambua/server/s3"
 	"github.com/tambua/tambua/server/sqlite"
+	"github.com/tambua/tambua/server/store"
 	"github.com/tambua/tambua/server/webhook"
 )
 
 func init() {
-	Register(&Command{Path: "serve", Summary: "serve the REST interface (SQLite and local files under --data)", Run: runServe})
+	Register(&Command{Path: "serve", Summary: "serve the REST interface (SQLite and local files under --data, or PostgreSQL and S3)", Run: runServe})
 }
 
 // demoUnits is the balance the demo organisation starts with.
@@ -39,6 +42,8 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	fs := NewFlags(env, "serve")
 	addr := fs.String("addr", envOr(env, "TAMBUA_ADDR", "127.0.0.1:8080"), "listen address (env TAMBUA_ADDR)")
 	data := fs.String("data", envOr(env, "TAMBUA_DATA", "data"), "data folder: tambua.db and files/ (env TAMBUA_DATA)")
+	dbURL := fs.String("db", env.Getenv("TAMBUA_DB"), "database: postgres://USER@HOST:PORT/DB?sslmode=... shared by replicas (password from PGPASSWORD or the URL); default DATA/tambua.db (SQLite) (env TAMBUA_DB)")
+	filesStore := fs.String("files", env.Getenv("TAMBUA_FILES"), "image store: s3://BUCKET[/PREFIX]?endpoint=URL&region=R&path_style=true (credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY), or a folder; default DATA/files (env TAMBUA_FILES)")
 	baseURL := fs.String("base-url", env.Getenv("TAMBUA_BASE_URL"), "public {base_url} (env TAMBUA_BASE_URL; default http://ADDR)")
 	filesURL := fs.String("files-url", env.Getenv("TAMBUA_FILES_URL"), "public {files_url} (env TAMBUA_FILES_URL; default BASE_URL/files)")
 	filesTTL := fs.Duration("files-ttl", 24*time.Hour, "lifetime of signed file URLs")
@@ -70,12 +75,17 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		*baseURL = defaultBaseURL(*addr, *tlsCert != "")
 	}
 
-	st, admin, keys, err := openData(ctx, *data)
+	st, err := openBackend(ctx, *data, *dbURL)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	fstore, err := files.Open(filepath.Join(*data, "files"))
+	keys, err := server.LoadKeys(ctx, st)
+	if err != nil {
+		return err
+	}
+	admin := server.NewAdmin(st, keys)
+	fstore, err := openFiles(ctx, *data, *filesStore)
 	if err != nil {
 		return err
 	}
@@ -264,4 +274,51 @@ func openData(ctx context.Context, data string) (*sqlite.DB, *server.Admin, serv
 		return nil, nil, server.Keys{}, err
 	}
 	return st, server.NewAdmin(st, keys), keys, nil
+}
+
+// backend is what serve needs of a database: the server's store and the
+// webhooks'. server/sqlite and server/postgres are both.
+type backend interface {
+	store.Store
+	webhook.Store
+}
+
+// openBackend opens the database dbURL names: PostgreSQL for a
+// postgres:// or postgresql:// URL, else SQLite at DATA/tambua.db.
+func openBackend(ctx context.Context, data, dbURL string) (backend, error) {
+	switch {
+	case dbURL == "":
+		if err := os.MkdirAll(data, 0o750); err != nil {
+			return nil, err
+		}
+		return sqlite.Open(ctx, filepath.Join(data, "tambua.db"))
+	case strings.HasPrefix(dbURL, "postgres://"), strings.HasPrefix(dbURL, "postgresql://"):
+		db, err := postgres.Open(ctx, dbURL)
+		if err != nil {
+			// The URL may hold a password: say which host, not the URL.
+			return nil, fmt.Errorf("--db: %w", err)
+		}
+		return db, nil
+	default:
+		return nil, Usagef("--db: want a postgres:// URL (or nothing for SQLite in --data)")
+	}
+}
+
+// openFiles opens the image store filesURL names: an S3 bucket for an
+// s3:// URL, else a folder (DATA/files by default).
+func openFiles(ctx context.Context, data, filesURL string) (store.FileStore, error) {
+	switch {
+	case filesURL == "":
+		return files.Open(filepath.Join(data, "files"))
+	case strings.HasPrefix(filesURL, "s3://"):
+		b, err := s3.Open(ctx, filesURL)
+		if err != nil {
+			return nil, fmt.Errorf("--files: %w", err)
+		}
+		return b, nil
+	case strings.Contains(filesURL, "://"):
+		return nil, Usagef("--files: want s3://BUCKET?endpoint=... or a folder")
+	default:
+		return files.Open(filesURL)
+	}
 }

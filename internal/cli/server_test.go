@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -115,7 +116,7 @@ func serve(t *testing.T, data string, extra ...string) (addr string, out *bytes.
 	t.Helper()
 	addr = freeAddr(t)
 	scheme, client := "http://", http.DefaultClient
-	if len(extra) > 0 {
+	if slices.Contains(extra, "--tls-cert") {
 		scheme = "https://"
 		client = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
 	}

@@ -346,7 +346,7 @@ type webhookRuntime struct {
 	check      idv.Check
 }
 
-func (o *serveWebhooks) setup(data string, st *sqlite.DB, log *slog.Logger) (*webhookRuntime, error) {
+func (o *serveWebhooks) setup(data string, st backend, log *slog.Logger) (*webhookRuntime, error) {
 	var id *webhook.Identity
 	var err error
 	if *o.certFile != "" || *o.keyFile != "" {
@@ -389,7 +389,7 @@ func (o *serveWebhooks) setup(data string, st *sqlite.DB, log *slog.Logger) (*we
 
 // workflowSettings reads the notification settings of a stored workflow
 // for the dispatcher.
-func workflowSettings(st *sqlite.DB) webhook.WorkflowLookup {
+func workflowSettings(st server.Store) webhook.WorkflowLookup {
 	return func(ctx context.Context, id string) (webhook.WorkflowSettings, bool, error) {
 		w, err := st.Workflow(ctx, id)
 		if errors.Is(err, server.ErrNotFound) {
