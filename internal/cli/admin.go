@@ -27,8 +27,18 @@ func init() {
 	Register(&Command{Path: "units add", Summary: "add units to an organisation's balance; prints the balance", Run: runUnitsAdd})
 }
 
-func dataFlag(fs *flag.FlagSet, env *Env) *string {
-	return fs.String("data", envOr(env, "TAMBUA_DATA", "data"), "data folder of the server (env TAMBUA_DATA)")
+// dataLocation is where a command finds the server's data: the data
+// folder and, when set, the PostgreSQL database that replaces its SQLite
+// file.
+type dataLocation struct {
+	dir, db *string
+}
+
+func dataFlag(fs *flag.FlagSet, env *Env) dataLocation {
+	return dataLocation{
+		dir: fs.String("data", envOr(env, "TAMBUA_DATA", "data"), "data folder of the server (env TAMBUA_DATA)"),
+		db:  fs.String("db", env.Getenv("TAMBUA_DB"), "the server's PostgreSQL database (postgres://...) instead of DATA/tambua.db (env TAMBUA_DB)"),
+	}
 }
 
 // adminError turns a store or validation error into a usage error (exit
@@ -54,7 +64,7 @@ func runOrgCreate(ctx context.Context, env *Env, args []string) error {
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
-	st, admin, _, err := openData(ctx, *data)
+	st, admin, _, err := openData(ctx, data)
 	if err != nil {
 		return err
 	}
@@ -78,7 +88,7 @@ func runClientsCreate(ctx context.Context, env *Env, args []string) error {
 	if *org <= 0 {
 		return Usagef("--org is required")
 	}
-	st, admin, _, err := openData(ctx, *data)
+	st, admin, _, err := openData(ctx, data)
 	if err != nil {
 		return err
 	}
@@ -127,7 +137,7 @@ func runWorkflowsCreate(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, admin, _, err := openData(ctx, *data)
+	st, admin, _, err := openData(ctx, data)
 	if err != nil {
 		return err
 	}
@@ -156,7 +166,7 @@ func runWorkflowsEdit(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, admin, _, err := openData(ctx, *data)
+	st, admin, _, err := openData(ctx, data)
 	if err != nil {
 		return err
 	}
@@ -181,7 +191,7 @@ func runWorkflowsDuplicate(ctx context.Context, env *Env, args []string) error {
 	if *id == "" || *name == "" {
 		return Usagef("--id and --name are required")
 	}
-	st, admin, _, err := openData(ctx, *data)
+	st, admin, _, err := openData(ctx, data)
 	if err != nil {
 		return err
 	}
@@ -205,7 +215,7 @@ func statusCommand(path, status string) func(context.Context, *Env, []string) er
 		if *id == "" {
 			return Usagef("--id is required")
 		}
-		st, admin, _, err := openData(ctx, *data)
+		st, admin, _, err := openData(ctx, data)
 		if err != nil {
 			return err
 		}
@@ -232,7 +242,7 @@ func runSDKToken(ctx context.Context, env *Env, args []string) error {
 	if *id == "" {
 		return Usagef("--id is required")
 	}
-	st, admin, _, err := openData(ctx, *data)
+	st, admin, _, err := openData(ctx, data)
 	if err != nil {
 		return err
 	}
@@ -266,7 +276,7 @@ func runUnitsAdd(ctx context.Context, env *Env, args []string) error {
 	if err != nil || n == 0 {
 		return Usagef("N must be a non-zero integer, got %q", fs.Arg(0))
 	}
-	st, admin, _, err := openData(ctx, *data)
+	st, admin, _, err := openData(ctx, data)
 	if err != nil {
 		return err
 	}

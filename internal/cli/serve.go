@@ -259,12 +259,10 @@ func stepNames(w server.Workflow) []string {
 	return out
 }
 
-// openData opens the database of a data folder, creating the folder.
-func openData(ctx context.Context, data string) (*sqlite.DB, *server.Admin, server.Keys, error) {
-	if err := os.MkdirAll(data, 0o750); err != nil {
-		return nil, nil, server.Keys{}, err
-	}
-	st, err := sqlite.Open(ctx, filepath.Join(data, "tambua.db"))
+// openData opens the server's database (PostgreSQL with --db, else
+// SQLite in the data folder, which it creates) with its keys.
+func openData(ctx context.Context, loc dataLocation) (backend, *server.Admin, server.Keys, error) {
+	st, err := openBackend(ctx, *loc.dir, *loc.db)
 	if err != nil {
 		return nil, nil, server.Keys{}, err
 	}

@@ -63,6 +63,11 @@ func TestServePostgresS3(t *testing.T) {
 	assert.Equal(t, 200, token(addr2), "and the same credentials")
 	stop2()
 
+	// The administration commands take --db too.
+	code, out3, errOut := runCLI(t, "", "org", "create", "--data", t.TempDir(), "--db", dsn, "--name", "Acme")
+	require.Equal(t, ExitOK, code, errOut)
+	assert.Equal(t, "2", field(t, out3, "organisation_id"), "the demo organisation is 1, in the same database")
+
 	for _, bad := range [][]string{{"--db", "mysql://x/y"}, {"--files", "gs://bucket"}, {"--files", "s3://b?nope=1"}} {
 		code, _, errOut := runCLI(t, "", append([]string{"serve", "--data", t.TempDir(), "--addr", freeAddr(t)}, bad...)...)
 		assert.NotEqual(t, ExitOK, code, "%v: %s", bad, errOut)

@@ -15,7 +15,6 @@ import (
 	"github.com/tambua/tambua/checks/webhookcheck"
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/server"
-	"github.com/tambua/tambua/server/sqlite"
 	"github.com/tambua/tambua/server/webhook"
 )
 
@@ -38,7 +37,7 @@ func init() {
 
 // webhookFlags are the flags every webhook command shares.
 type webhookFlags struct {
-	data         *string
+	data         dataLocation
 	allowPrivate *bool
 }
 
@@ -51,12 +50,12 @@ func newWebhookFlags(fs *flag.FlagSet, env *Env) webhookFlags {
 
 // open opens the data folder and a webhook service presenting the
 // folder's development client certificate.
-func (f webhookFlags) open(ctx context.Context) (*sqlite.DB, *webhook.Service, error) {
-	st, _, _, err := openData(ctx, *f.data)
+func (f webhookFlags) open(ctx context.Context) (backend, *webhook.Service, error) {
+	st, _, _, err := openData(ctx, f.data)
 	if err != nil {
 		return nil, nil, err
 	}
-	id, err := webhook.DevIdentity(*f.data)
+	id, err := webhook.DevIdentity(*f.data.dir)
 	if err != nil {
 		st.Close()
 		return nil, nil, err
