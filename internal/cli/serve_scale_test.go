@@ -68,6 +68,23 @@ func TestServePostgresS3(t *testing.T) {
 	require.Equal(t, ExitOK, code, errOut)
 	assert.Equal(t, "2", field(t, out3, "organisation_id"), "the demo organisation is 1, in the same database")
 
+	// tambua migrate copies a SQLite installation into a fresh database
+	// and bucket, and serve runs on them with the same credentials.
+	code, _, errOut = runCLI(t, "", "migrate", "--data", first)
+	assert.Equal(t, ExitBadInput, code, errOut)
+	local := t.TempDir()
+	_, out4, stop3 := serve(t, local)
+	id, secret = field(t, out4.String(), "client_id"), field(t, out4.String(), "client_secret")
+	stop3()
+	dsn2, bucket2 := pg.NewDatabase(t), gw.NewBucketURL()
+	code, out5, errOut := runCLI(t, "", "migrate", "--data", local, "--db", dsn2, "--files", bucket2)
+	require.Equal(t, ExitOK, code, errOut)
+	assert.Contains(t, out5, "organisations        1 rows")
+	addr4, out6, stop4 := serve(t, t.TempDir(), "--db", dsn2, "--files", bucket2)
+	assert.NotContains(t, out6.String(), "client_secret")
+	assert.Equal(t, 200, token(addr4), "the migrated client's secret works")
+	stop4()
+
 	for _, bad := range [][]string{{"--db", "mysql://x/y"}, {"--files", "gs://bucket"}, {"--files", "s3://b?nope=1"}} {
 		code, _, errOut := runCLI(t, "", append([]string{"serve", "--data", t.TempDir(), "--addr", freeAddr(t)}, bad...)...)
 		assert.NotEqual(t, ExitOK, code, "%v: %s", bad, errOut)
