@@ -120,11 +120,27 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 
 	// Claims left pending by a previous run that stopped mid-verification
 	// were never billed: release them so their units and request ids are
-	// free again.
-	if n, err := st.ReleaseClaimsBefore(ctx, time.Now()); err != nil {
+	// free again. A SQLite file has one server, so every pending claim is
+	// a dead one; a shared database also holds the live claims of other
+	// replicas, so only claims older than any verification can last are
+	// released, at start and then every minute (a replica that dies is
+	// not restarted by anyone else).
+	shared := *dbURL != ""
+	releaseBefore := func() time.Time {
+		if shared {
+			return time.Now().Add(-staleClaimAge)
+		}
+		return time.Now()
+	}
+	if n, err := st.ReleaseClaimsBefore(ctx, releaseBefore()); err != nil {
 		return err
 	} else if n > 0 {
-		log.Warn("released claims of verifications interrupted by the previous stop", "count", n)
+		log.Warn("released claims of verifications interrupted by a stop", "count", n)
+	}
+	if shared {
+		rctx, stopReleasing := context.WithCancel(ctx)
+		defer stopReleasing()
+		go releaseStaleClaims(rctx, st, log)
 	}
 	demo, err := admin.EnsureDemo(ctx, demoUnits, demoDocumentTypes(defs), demoChecks())
 	if err != nil {
@@ -318,5 +334,31 @@ func openFiles(ctx context.Context, data, filesURL string) (store.FileStore, err
 		return nil, Usagef("--files: want s3://BUCKET?endpoint=... or a folder")
 	default:
 		return files.Open(filesURL)
+	}
+}
+
+// staleClaimAge: a claim older than this belongs to a verification that
+// cannot still be running: a request waits at most the queue timeout
+// (60 s) and runs at most the run timeout (90 s), server.Config defaults
+// serve keeps; the rest is margin for the storing transaction and clocks.
+const staleClaimAge = 5 * time.Minute
+
+// releaseStaleClaims releases, every minute until ctx ends, the claims of
+// replicas that died mid-verification.
+func releaseStaleClaims(ctx context.Context, st store.Store, log *slog.Logger) {
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		n, err := st.ReleaseClaimsBefore(ctx, time.Now().Add(-staleClaimAge))
+		if err != nil && ctx.Err() == nil {
+			log.Error("releasing stale claims", "error", err)
+		} else if n > 0 {
+			log.Warn("released claims of verifications interrupted by a stop", "count", n)
+		}
 	}
 }
