@@ -7,7 +7,7 @@ ADDR ?= 127.0.0.1:8080
 export TAMBUA_MODELS ?= $(CURDIR)/models
 export TAMBUA_TESTDATA ?= $(abspath $(CURDIR)/../shared/testdata)
 
-.PHONY: setup build run test lint bench generate train-liveness
+.PHONY: setup build run test lint bench fuzz generate train-liveness
 
 setup:
 	@./scripts/setup.sh
@@ -27,6 +27,13 @@ lint:
 
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Every fuzz target for FUZZTIME each (default 60s; FUZZTIME=10m for the
+# long campaign, FUZZ=regexp to pick targets). See docs/fuzzing.md.
+FUZZTIME ?= 60s
+FUZZ ?= .
+fuzz: setup
+	FUZZTIME=$(FUZZTIME) FUZZ='$(FUZZ)' ./scripts/fuzz.sh
 
 generate:
 	$(GO) generate ./...

@@ -58,7 +58,7 @@ var Catalog = []CheckInfo{
 		LowConfidenceReason: "doc_confidence_below_review_band", ErrorReason: "doc_auth_unavailable", Section: "document_authenticity"},
 	{Name: CheckSanctions, Cost: 1, ErrorReason: "sanctions_unavailable", Section: "sanctions_screening"},
 	{Name: CheckAge, Cost: 1, ErrorReason: "age_unavailable"},
-	{Name: CheckAddress, Cost: 5, ErrorReason: "address_unavailable"},
+	{Name: CheckAddress, Cost: 5, ErrorReason: "address_unavailable", Section: "address_verification"},
 	{Name: CheckCustomWebhook, Cost: 3, Threshold: &ThresholdRule{Default: 0.85, Min: 0.0, Max: 1.0, CheckDefault: true},
 		LowConfidenceReason: "custom_check_low_score", ErrorReason: "custom_check_unavailable"},
 }

@@ -319,6 +319,13 @@ func (p *Prepared) fillSections(c *Case, r *Result) {
 		}
 		r.Sections[key] = map[string]any{"status": st}
 	}
+	for _, key := range optionalSections {
+		if v, ok := c.Section(key); ok {
+			r.Sections[key] = v
+		} else if st, inWorkflow := statusOf[sectionCheck(key)]; inWorkflow {
+			r.Sections[key] = map[string]any{"status": st}
+		}
+	}
 }
 
 // runSteps runs the workflow's checks in order on c, recording each step's

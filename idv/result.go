@@ -87,8 +87,18 @@ var resultKeys = []string{
 	"units_consumed", "check_results",
 }
 
+// optionalSections are result sections beyond the spec's: written after
+// mrz_parsed, and only when the workflow ran their check, so results of
+// workflows without them keep exactly the spec's shape.
+var optionalSections = []string{"address_verification"}
+
 // IsResultKey reports whether key is one of the result object's own keys.
 func IsResultKey(key string) bool {
+	for _, k := range optionalSections {
+		if k == key {
+			return true
+		}
+	}
 	for _, k := range resultKeys {
 		if k == key {
 			return true
@@ -147,6 +157,16 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 	for _, k := range resultKeys {
 		if err := put(k, values[k]); err != nil {
 			return nil, err
+		}
+		if k != "mrz_parsed" {
+			continue
+		}
+		for _, opt := range optionalSections {
+			if v, ok := r.Sections[opt]; ok && v != nil {
+				if err := put(opt, v); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
 	for _, k := range sortedKeys(r.Extra) {

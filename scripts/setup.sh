@@ -18,6 +18,7 @@ packages=(
   libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr
   libdlib-dev libblas-dev libatlas-base-dev liblapack-dev libjpeg-dev libopenblas0-serial
   fonts-ocr-b fonts-dejavu-core fonts-liberation2
+  poppler-utils
   postgresql
 )
 missing=()

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/golang-jwt/jwt/v5"
 	"github.com/tambua/tambua/idv"
 )
 
@@ -90,7 +91,7 @@ func (a *Admin) CreateWorkflow(ctx context.Context, clientID, secret string, def
 	}
 	w := Workflow{ID: idv.NewRequestID(), ClientID: c.ID, OrganisationID: c.OrganisationID, Status: def.Status, Definition: def}
 	w.Definition.ID = w.ID
-	if w.RefreshToken, err = a.tokens.workflowRefresh(c.ID, c.OrganisationID, w.ID); err != nil {
+	if w.RefreshToken, err = a.tokens.workflowRefresh(c.ID, c.OrganisationID, w.ID, 0); err != nil {
 		return Workflow{}, err
 	}
 	if err := a.store.CreateWorkflow(ctx, w, workflowEvent("workflow.created", w)); err != nil {
@@ -170,6 +171,15 @@ func (a *Admin) SetWorkflowStatus(ctx context.Context, id, status string) (Workf
 	if w.Status == status {
 		return w, nil
 	}
+	if w.Status == idv.WorkflowActive {
+		// Leaving Active revokes the refresh token: re-activating must not
+		// bring the old one back. The new token is stored first, so a
+		// crash between the two writes leaves a rotated token, never an
+		// archived workflow that still holds the old one.
+		if _, err := a.RotateRefreshToken(ctx, id, 0); err != nil {
+			return Workflow{}, err
+		}
+	}
 	w.Status = status
 	w.Definition.Status = status
 	// Draft is neither: it hides the workflow like an archive does.
@@ -178,6 +188,40 @@ func (a *Admin) SetWorkflowStatus(ctx context.Context, id, status string) (Workf
 		ev = "workflow.activated"
 	}
 	return a.store.UpdateWorkflow(ctx, w, workflowEvent(ev, w))
+}
+
+// RotateRefreshToken gives a workflow a new refresh token and returns the
+// workflow with it; the old token stops working at once. ttl > 0 gives the
+// new token that lifetime; zero, none. The SDK tokens minted afterwards
+// (SDKToken) carry the new one.
+func (a *Admin) RotateRefreshToken(ctx context.Context, id string, ttl time.Duration) (Workflow, error) {
+	if ttl < 0 {
+		return Workflow{}, idv.Errorf(idv.EInvalid, "the refresh token lifetime must not be negative")
+	}
+	w, err := a.store.Workflow(ctx, id)
+	if err != nil {
+		return Workflow{}, err
+	}
+	tok, err := a.tokens.workflowRefresh(w.ClientID, w.OrganisationID, w.ID, ttl)
+	if err != nil {
+		return Workflow{}, err
+	}
+	if err := a.store.SetWorkflowRefreshToken(ctx, w.ID, tok); err != nil {
+		return Workflow{}, err
+	}
+	w.RefreshToken = tok
+	return w, nil
+}
+
+// RefreshTokenExpiry returns when a refresh token's lifetime ends; ok is
+// false for a token without one (or not a token). It reads the claims
+// without checking the signature: it is for display.
+func RefreshTokenExpiry(tok string) (at time.Time, ok bool) {
+	var c Claims
+	if _, _, err := jwt.NewParser().ParseUnverified(tok, &c); err != nil || c.ExpiresAt == nil {
+		return time.Time{}, false
+	}
+	return c.ExpiresAt.Time, true
 }
 
 // workflowEvent is a workflow event, written by the store in the

@@ -26,8 +26,9 @@ const (
 const AccessTokenTTL = time.Hour
 
 // ClientRefreshTTL is the lifetime of the refresh tokens returned by
-// generateAccessToken. Workflow refresh tokens do not expire: they live as
-// long as the workflow is active and stays stored with that token.
+// generateAccessToken. A workflow refresh token works while it is the one
+// stored with its Active workflow, until its optional lifetime ends
+// (Admin.RotateRefreshToken).
 const ClientRefreshTTL = 30 * 24 * time.Hour
 
 // Claims of the server's JWTs. Subject is the client_id.
@@ -98,8 +99,15 @@ func (t tokens) clientRefresh(clientID string, org int64) (string, error) {
 	})
 }
 
-func (t tokens) workflowRefresh(clientID string, org int64, workflow string) (string, error) {
-	return t.sign(Claims{RegisteredClaims: jwt.RegisteredClaims{Subject: clientID}, Type: tokenRefresh, Org: org, Workflow: workflow})
+// workflowRefresh mints a workflow's refresh token; ttl > 0 gives it an
+// exp claim, zero none.
+func (t tokens) workflowRefresh(clientID string, org int64, workflow string, ttl time.Duration) (string, error) {
+	c := Claims{RegisteredClaims: jwt.RegisteredClaims{Subject: clientID}, Type: tokenRefresh, Org: org, Workflow: workflow}
+	if ttl > 0 {
+		now := t.now()
+		c.IssuedAt, c.ExpiresAt = jwt.NewNumericDate(now), jwt.NewNumericDate(now.Add(ttl))
+	}
+	return t.sign(c)
 }
 
 // errToken is the one message for every bad token, so a caller learns

@@ -13,6 +13,10 @@ type (
 	Event        = store.Event
 	Store        = store.Store
 	FileStore    = store.FileStore
+	// FileSweeper and VerificationFinder are optional abilities of a
+	// backend that the start-up sweep uses.
+	FileSweeper        = store.FileSweeper
+	VerificationFinder = store.VerificationFinder
 )
 
 // Store errors.

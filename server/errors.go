@@ -18,10 +18,11 @@ const (
 	CodeForbidden         = 403 // client_id is not the token's owner
 	CodeNotFound          = 404 // unknown path; unknown workflow, Draft/Archived, or another client's
 	CodeNotAllowed        = 405 // HTTP method not allowed on the path
+	CodeRequestConflict   = 409 // request_id already used for a different request (other workflow, config, fields or images)
 	CodePayloadTooLarge   = 413 // bytes per file/request or pixels per image over the limit
-	CodeUnreadableImage   = 415 // a file part is not a decodable JPEG, PNG or WebP
+	CodeUnreadableImage   = 415 // a capture is not a JPEG or PNG that decodes whole
 	CodeUnknownConfig     = 422 // config unknown, or not among the workflow's document types
-	CodeRateLimited       = 429 // too many token requests for this client
+	CodeRateLimited       = 429 // too many failed token requests or refreshes; store-only budget spent
 	CodeInternal          = 500 // a fault of the server; nothing was billed
 	CodeBusy              = 230 // upstream verification failed: no worker free in time; retry once
 	CodeUpstreamFailed    = 502 // upstream verification failed while running; retry once
@@ -39,6 +40,7 @@ var httpStatus = map[int]int{
 	CodeForbidden:         http.StatusForbidden,
 	CodeNotFound:          http.StatusNotFound,
 	CodeNotAllowed:        http.StatusMethodNotAllowed,
+	CodeRequestConflict:   http.StatusConflict,
 	CodePayloadTooLarge:   http.StatusRequestEntityTooLarge,
 	CodeUnreadableImage:   http.StatusUnsupportedMediaType,
 	CodeUnknownConfig:     http.StatusUnprocessableEntity,

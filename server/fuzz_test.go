@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"compress/flate"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
@@ -89,7 +90,7 @@ func FuzzPostdataEnvelope(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	documented := ErrorCodes()
-	s := &Server{cfg: Config{Limits: DefaultLimits}}
+	s := &Server{cfg: Config{Limits: DefaultLimits}, decoding: make(chan struct{}, 1)}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		env, aerr := parseEnvelope(body)
 		if aerr != nil {
@@ -116,7 +117,7 @@ func FuzzPostdataEnvelope(f *testing.F) {
 			if aerr != nil {
 				return
 			}
-			in, aerr := s.directInput(&Principal{ClientID: "c"}, fields)
+			in, aerr := s.directInput(context.Background(), &Principal{ClientID: "c"}, fields)
 			if aerr == nil && (len(in.files) < 2 || in.clientID == "" || in.workflowID == "") {
 				t.Fatalf("direct input without its required parts: %+v", in)
 			}

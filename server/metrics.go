@@ -1,7 +1,10 @@
 package server
 
 import (
+	"crypto/sha256"
+	"crypto/subtle"
 	"net/http"
+	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -52,6 +55,28 @@ func newMetrics() *metrics {
 	m.reg.MustRegister(m.requests, m.latency, m.inflight, m.verifications, m.checks, m.queueWait, m.replays,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+// MetricsHandler serves the Prometheus text without any check: mount it on
+// a listener only operators reach (tambua serve --metrics-addr).
+func (s *Server) MetricsHandler() http.Handler { return s.metrics.handler() }
+
+// handleMetrics is /metrics on the API handler: only with the configured
+// token (Config.MetricsToken), else as an unknown path.
+func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
+	rid := requestIDFrom(r.Context())
+	if s.cfg.MetricsToken == "" {
+		writeAPIError(w, apiErr(CodeNotFound, "metrics are not served on this address (tambua serve --metrics-addr or --metrics-token)"), rid)
+		return
+	}
+	scheme, raw, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	want := sha256.Sum256([]byte(s.cfg.MetricsToken))
+	got := sha256.Sum256([]byte(strings.TrimSpace(raw)))
+	if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare(want[:], got[:]) != 1 {
+		writeAPIError(w, apiErr(CodeUnauthorized, "send Authorization: Bearer <metrics token>"), rid)
+		return
+	}
+	s.metrics.handler().ServeHTTP(w, r)
 }
 
 func (m *metrics) handler() http.Handler {

@@ -11,6 +11,7 @@ import (
 	"math"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // Gateway constants of the spec.
@@ -124,18 +125,53 @@ var postdataOps = map[[2]string]postdataOp{
 	}},
 }
 
-// handlePostdata is POST /postdata.
+// AnonymousBodyBytes is the largest /postdata body read without a valid
+// access token. The operations that need none (generateAccessToken,
+// refreshAccessToken) send a few hundred bytes; 16 KiB leaves room for
+// long refresh tokens and extra keys while keeping what an anonymous
+// caller can make the server buffer and parse small.
+const AnonymousBodyBytes = 16 << 10
+
+// handlePostdata is POST /postdata. The caller is authenticated before the
+// body is read: without a valid token the body is capped at
+// AnonymousBodyBytes, and only an authenticated caller, holding one of the
+// large-body slots, may send up to the request limit.
 func (s *Server) handlePostdata(w http.ResponseWriter, r *http.Request) {
 	rid := requestIDFrom(r.Context())
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.Limits.RequestBytes)
+	var p *Principal
+	var authErr *APIError
+	limit := int64(AnonymousBodyBytes)
+	if r.Header.Get("Authorization") != "" {
+		// A token op may arrive with a stale token (an SDK refreshing
+		// an expired one): a bad token only keeps the body small.
+		if p, authErr = s.authenticate(r); p != nil {
+			var release func()
+			var aerr *APIError
+			r, release, aerr = s.takeBodySlot(r)
+			if aerr != nil {
+				writeAPIError(w, aerr, rid)
+				return
+			}
+			defer release()
+			limit = s.cfg.Limits.RequestBytes
+		}
+	}
+	if p == nil && r.ContentLength > limit {
+		writeAPIError(w, anonymousTooLarge(authErr), rid)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			writeAPIError(w, apiErr(CodePayloadTooLarge, "the body is larger than %d bytes", s.cfg.Limits.RequestBytes), rid)
-			return
+		switch {
+		case errors.As(err, &mbe) && p == nil:
+			writeAPIError(w, anonymousTooLarge(authErr), rid)
+		case errors.As(err, &mbe):
+			writeAPIError(w, apiErr(CodePayloadTooLarge, "the body is larger than %d bytes", limit), rid)
+		default:
+			writeAPIError(w, apiErr(CodeInvalidRequest, "the body could not be read"), rid)
 		}
-		writeAPIError(w, apiErr(CodeInvalidRequest, "the body could not be read"), rid)
 		return
 	}
 	env, aerr := parseEnvelope(body)
@@ -148,12 +184,12 @@ func (s *Server) handlePostdata(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, apiErr(CodeUnknownOperation, "unknown menu/method %s/%s", env.Menu, env.Method), rid)
 		return
 	}
-	var p *Principal
-	if op.auth {
-		if p, aerr = s.authenticate(r); aerr != nil {
-			writeAPIError(w, aerr, rid)
-			return
+	if op.auth && p == nil {
+		if authErr == nil {
+			_, authErr = s.authenticate(r)
 		}
+		writeAPIError(w, authErr, rid)
+		return
 	}
 	out, aerr := op.run(s, r, p, env)
 	if aerr != nil {
@@ -165,6 +201,39 @@ func (s *Server) handlePostdata(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// anonymousTooLarge answers a body over AnonymousBodyBytes without a valid
+// token: only the operations that need a token take larger bodies, so the
+// answer is the token's refusal (401), not 413.
+func anonymousTooLarge(authErr *APIError) *APIError {
+	if authErr != nil {
+		return authErr
+	}
+	return apiErr(CodeUnauthorized, "a body over %d bytes needs Authorization: Bearer <ACCESS_TOKEN>", AnonymousBodyBytes)
+}
+
+// queueStartKey marks in a request's context when it began to wait for a
+// large-body slot: the wait for a worker ends at the same queue timeout.
+const queueStartKey ctxKey = 1
+
+// takeBodySlot waits, at most the queue timeout, for one of the slots that
+// bound how many authenticated large bodies are buffered at once. It
+// returns the request with the start of its wait in its context, and the
+// slot's release.
+func (s *Server) takeBodySlot(r *http.Request) (*http.Request, func(), *APIError) {
+	ctx := r.Context()
+	t := time.NewTimer(s.cfg.QueueTimeout)
+	defer t.Stop()
+	r = r.WithContext(context.WithValue(ctx, queueStartKey, time.Now()))
+	select {
+	case s.bodies <- struct{}{}:
+		return r, func() { <-s.bodies }, nil
+	case <-t.C:
+		return r, nil, apiErr(CodeBusy, "the server is reading too many large requests; retry once")
+	case <-ctx.Done():
+		return r, nil, apiErr(CodeBusy, "the request ended while waiting to be read")
+	}
 }
 
 // workflowView is the workflow object of getWorkflowById.
@@ -243,7 +312,7 @@ func (s *Server) submitVerification(ctx context.Context, p *Principal, env *enve
 	if aerr != nil {
 		return nil, aerr
 	}
-	in, aerr := s.directInput(p, fields)
+	in, aerr := s.directInput(ctx, p, fields)
 	if aerr != nil {
 		return nil, aerr
 	}

@@ -6,7 +6,9 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"testing"
@@ -60,30 +62,70 @@ func TestOAuthToken(t *testing.T) {
 	}
 }
 
+// TestTokenRateLimit is issue 14's second serious defect: one bucket per
+// client, charged before the secret was checked and shared by every token
+// path, let anyone who knew a client_id lock its owner out.
 func TestTokenRateLimit(t *testing.T) {
 	lim := server.DefaultLimits
 	lim.TokenRate = 0.01
 	lim.TokenBurst = 3
-	e := newEnv(t, lim)
-	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {e.client.ID}, "client_secret": {e.secret}}
-	for i := range 3 {
-		r := e.form("/oauth/token", form)
-		require.Equal(t, 200, r.status, "request %d", i)
+	e := newEnvWith(t, func(c *server.Config) {
+		c.Limits = lim
+		c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
+	})
+	from := func(addr string, v url.Values) response {
+		req := e.formRequest("/oauth/token", v)
+		req.Header.Set("X-Forwarded-For", addr)
+		return e.do(req)
 	}
-	r := e.form("/oauth/token", form)
+	good := url.Values{"grant_type": {"client_credentials"}, "client_id": {e.client.ID}, "client_secret": {e.secret}}
+	bad := url.Values{"grant_type": {"client_credentials"}, "client_id": {e.client.ID}, "client_secret": {"guess"}}
+
+	// Successes are not charged.
+	for i := range 10 {
+		require.Equal(t, 200, from("198.51.100.7", good).status, "request %d", i)
+	}
+	// Failures are, per client and address.
+	for i := range 3 {
+		require.Equal(t, 401, from("203.0.113.9", bad).status, "guess %d", i)
+	}
+	r := from("203.0.113.9", bad)
 	assert.Equal(t, 429, r.status)
 	assert.NotEmpty(t, r.header.Get("Retry-After"))
-	// The /postdata token path shares the client's bucket.
-	p := e.postJSON("/postdata", "", map[string]any{"rpcQueue": "idv-gateway-v2", "menu": "auth_config", "method": "generateAccessToken",
-		"client_id": e.client.ID, "client_secret": e.secret})
-	assert.Equal(t, 429, p.status)
-	assert.Equal(t, 429, p.code())
+	// The owner at another address is not locked out, on either path.
+	assert.Equal(t, 200, from("198.51.100.7", good).status)
+	req, _ := http.NewRequest(http.MethodPost, e.ts.URL+"/postdata", strings.NewReader(`{"rpcQueue":"idv-gateway-v2","menu":"auth_config","method":"generateAccessToken","client_id":"`+e.client.ID+`","client_secret":"`+e.secret+`"}`))
+	req.Header.Set("X-Forwarded-For", "198.51.100.7")
+	assert.Equal(t, 200, e.do(req).status)
+	// IPv6 callers are keyed by /64: another address of the same /64 is
+	// the same caller.
+	for range 3 {
+		from("2001:db8:1:2::5", bad)
+	}
+	assert.Equal(t, 429, from("2001:db8:1:2:ffff::9", bad).status)
+	assert.Equal(t, 401, from("2001:db8:1:3::5", bad).status)
+
+	// SDK refreshes: per workflow and address, so devices at other
+	// addresses and the backend are not affected by one busy device.
+	refresh := func(addr string) response {
+		raw, _ := json.Marshal(envelope("auth_config", "refreshAccessToken", map[string]any{"refresh_token": e.wfOCR.RefreshToken}))
+		req, _ := http.NewRequest(http.MethodPost, e.ts.URL+"/postdata", bytes.NewReader(raw))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Forwarded-For", addr)
+		return e.do(req)
+	}
+	for i := range 3 {
+		require.Equal(t, 200, refresh("192.0.2.1").status, "refresh %d", i)
+	}
+	assert.Equal(t, 429, refresh("192.0.2.1").status)
+	assert.Equal(t, 200, refresh("192.0.2.2").status)
+	assert.Equal(t, 200, from("198.51.100.7", good).status)
 
 	// Spraying client ids does not escape: the address has a limit too
 	// (five times the client's burst).
 	limited := false
 	for range 20 {
-		r := e.form("/oauth/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {idv.NewRequestID()}, "client_secret": {"x"}})
+		r := from("203.0.113.50", url.Values{"grant_type": {"client_credentials"}, "client_id": {idv.NewRequestID()}, "client_secret": {"x"}})
 		if r.status == 429 {
 			limited = true
 			break
@@ -91,6 +133,23 @@ func TestTokenRateLimit(t *testing.T) {
 		require.Equal(t, 401, r.status)
 	}
 	assert.True(t, limited)
+}
+
+// TestForwardedForNeedsATrustedProxy: without configured proxies a caller
+// cannot escape its limit by sending X-Forwarded-For.
+func TestForwardedForNeedsATrustedProxy(t *testing.T) {
+	lim := server.DefaultLimits
+	lim.TokenRate = 0.01
+	lim.TokenBurst = 3
+	e := newEnv(t, lim)
+	bad := url.Values{"grant_type": {"client_credentials"}, "client_id": {e.client.ID}, "client_secret": {"guess"}}
+	statuses := []int{}
+	for i := range 5 {
+		req := e.formRequest("/oauth/token", bad)
+		req.Header.Set("X-Forwarded-For", fmt.Sprintf("203.0.113.%d", i))
+		statuses = append(statuses, e.do(req).status)
+	}
+	assert.Equal(t, []int{401, 401, 401, 429, 429}, statuses)
 }
 
 func envelope(menu, method string, fields map[string]any) map[string]any {
@@ -334,7 +393,7 @@ func TestSubmitVerificationAndV1Verify(t *testing.T) {
 }
 
 func TestHealthzAndMetrics(t *testing.T) {
-	e := newEnv(t)
+	e := newEnvWith(t, func(c *server.Config) { c.MetricsToken = "metrics-secret-for-tests" })
 	front, back := captures(t)
 	r := e.get(e.ts.URL + "/healthz")
 	assert.Equal(t, 200, r.status)
@@ -342,7 +401,7 @@ func TestHealthzAndMetrics(t *testing.T) {
 	up := e.upload(e.token(), e.uploadMessage(e.wfFace, nil), part{"front", front}, part{"back", back}, part{"selfie", front})
 	require.Equal(t, 200, up.status)
 	e.upload("", e.uploadMessage(e.wfFace, nil))
-	m := string(e.get(e.ts.URL + "/metrics").body)
+	m := string(e.metrics("metrics-secret-for-tests").body)
 	for _, want := range []string{
 		`tambua_http_requests_total{code="200",endpoint="upload"} 1`,
 		`tambua_http_requests_total{code="401",endpoint="upload"} 1`,

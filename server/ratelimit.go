@@ -1,54 +1,92 @@
 package server
 
 import (
+	"container/list"
+	"hash/maphash"
 	"math"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
 )
 
-// limiter is a token bucket per key (a client_id, or the remote address
-// when the request names no client).
+// limiter is a token bucket per key. Its memory is bounded without a sweep:
+// keys are spread over shards, each a least-recently-used list of fixed
+// capacity, so adding a key costs O(1) under one shard's lock and evicts
+// that shard's least recently used bucket when full.
 type limiter struct {
-	mu    sync.Mutex
-	rate  rate.Limit
-	burst int
-	now   func() time.Time
-	keys  map[string]*bucket
+	rate   rate.Limit
+	burst  int
+	now    func() time.Time
+	seed   maphash.Seed
+	shards [limiterShards]limiterShard
+}
+
+type limiterShard struct {
+	mu   sync.Mutex
+	keys map[string]*list.Element
+	lru  list.List // of *bucket, most recent at the front
 }
 
 type bucket struct {
-	l    *rate.Limiter
-	seen time.Time
+	key string
+	l   *rate.Limiter
 }
 
-// maxKeys bounds memory: beyond it, idle buckets are dropped.
-const maxKeys = 10000
+// Limiter bounds: limiterShards shards of shardCap keys, 65,536 keys in
+// all, about 10 MB per limiter at most. An evicted key gets a full bucket
+// again; evicting a bucket still in use needs 65,536 other keys within its
+// refill time (20 s at the defaults), which the address limiter makes
+// costly from any one address.
+const (
+	limiterShards = 64
+	shardCap      = 1024
+)
 
 func newLimiter(perSecond float64, burst int, now func() time.Time) *limiter {
-	return &limiter{rate: rate.Limit(perSecond), burst: burst, now: now, keys: map[string]*bucket{}}
+	l := &limiter{rate: rate.Limit(perSecond), burst: burst, now: now, seed: maphash.MakeSeed()}
+	for i := range l.shards {
+		l.shards[i].keys = map[string]*list.Element{}
+	}
+	return l
 }
 
-// allow reports whether a request for key may go ahead, and if not after
-// how many seconds it may.
+// get returns key's bucket, creating it (and evicting the shard's least
+// recently used one when full). The caller holds the shard's lock.
+func (l *limiter) get(sh *limiterShard, key string) *rate.Limiter {
+	if el, ok := sh.keys[key]; ok {
+		sh.lru.MoveToFront(el)
+		return el.Value.(*bucket).l
+	}
+	if sh.lru.Len() >= shardCap {
+		old := sh.lru.Back()
+		sh.lru.Remove(old)
+		delete(sh.keys, old.Value.(*bucket).key)
+	}
+	b := &bucket{key: key, l: rate.NewLimiter(l.rate, l.burst)}
+	sh.keys[key] = sh.lru.PushFront(b)
+	return b.l
+}
+
+func (l *limiter) shard(key string) *limiterShard {
+	return &l.shards[maphash.String(l.seed, key)%limiterShards]
+}
+
+// allow takes one token for key: it reports whether the request may go
+// ahead, and if not after how many seconds it may.
 func (l *limiter) allow(key string) (bool, int) {
 	if l.rate <= 0 {
 		return true, 0
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	sh := l.shard(key)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
 	now := l.now()
-	b, ok := l.keys[key]
-	if !ok {
-		if len(l.keys) >= maxKeys {
-			l.prune(now)
-		}
-		b = &bucket{l: rate.NewLimiter(l.rate, l.burst)}
-		l.keys[key] = b
-	}
-	b.seen = now
-	r := b.l.ReserveN(now, 1)
+	r := l.get(sh, key).ReserveN(now, 1)
 	if !r.OK() {
 		return false, 60
 	}
@@ -59,12 +97,129 @@ func (l *limiter) allow(key string) (bool, int) {
 	return true, 0
 }
 
-// prune drops buckets idle long enough to have refilled completely.
-func (l *limiter) prune(now time.Time) {
-	full := time.Duration(float64(l.burst)/float64(l.rate)*float64(time.Second)) + time.Minute
-	for k, b := range l.keys {
-		if now.Sub(b.seen) > full {
-			delete(l.keys, k)
+// allowN takes n tokens for key when it has them (a budget of bytes, say):
+// it reports whether it did, and if not after how many seconds it could.
+func (l *limiter) allowN(key string, n int) (bool, int) {
+	if l.rate <= 0 {
+		return true, 0
+	}
+	if n > l.burst {
+		return false, 0
+	}
+	sh := l.shard(key)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	now := l.now()
+	b := l.get(sh, key)
+	if b.AllowN(now, n) {
+		return true, 0
+	}
+	wait := (float64(n) - b.TokensAt(now)) / float64(l.rate)
+	return false, max(1, int(math.Ceil(wait)))
+}
+
+// open reports, without taking a token, whether key has one left: the
+// check before work whose failures alone are charged (charge).
+func (l *limiter) open(key string) (bool, int) {
+	if l.rate <= 0 {
+		return true, 0
+	}
+	sh := l.shard(key)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	el, ok := sh.keys[key]
+	if !ok {
+		return true, 0
+	}
+	sh.lru.MoveToFront(el)
+	now := l.now()
+	tokens := el.Value.(*bucket).l.TokensAt(now)
+	if tokens >= 1 {
+		return true, 0
+	}
+	wait := (1 - tokens) / float64(l.rate)
+	return false, max(1, int(math.Ceil(wait)))
+}
+
+// charge takes one token for key, whether or not one is left: a failure.
+func (l *limiter) charge(key string) {
+	if l.rate <= 0 {
+		return
+	}
+	sh := l.shard(key)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	now := l.now()
+	b := l.get(sh, key)
+	if b.TokensAt(now) >= 1 {
+		b.AllowN(now, 1)
+	}
+}
+
+// size is the number of keys held (tests).
+func (l *limiter) size() int {
+	n := 0
+	for i := range l.shards {
+		sh := &l.shards[i]
+		sh.mu.Lock()
+		n += len(sh.keys)
+		sh.mu.Unlock()
+	}
+	return n
+}
+
+// callerAddr is the caller's address for rate limits: the peer's, or,
+// when the peer is a configured trusted proxy, the right-most address of
+// X-Forwarded-For that is not itself a trusted proxy (the left-most ones
+// are whatever the client chose to send). IPv6 addresses are cut to their
+// /64, which one subscriber usually holds whole.
+func (s *Server) callerAddr(r *http.Request) string {
+	peer := parseAddr(r.RemoteAddr)
+	if !peer.IsValid() {
+		return r.RemoteAddr
+	}
+	if s.trusted(peer) {
+		hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+		for i := len(hops) - 1; i >= 0; i-- {
+			a := parseAddr(strings.TrimSpace(hops[i]))
+			if !a.IsValid() {
+				break // a garbled hop: trust nothing left of it
+			}
+			peer = a
+			if !s.trusted(a) {
+				break
+			}
 		}
 	}
+	return addrKey(peer)
+}
+
+func (s *Server) trusted(a netip.Addr) bool {
+	for _, p := range s.cfg.TrustedProxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseAddr reads "host:port" or a bare address, IPv4-mapped IPv6 as IPv4.
+func parseAddr(s string) netip.Addr {
+	if host, _, err := net.SplitHostPort(s); err == nil {
+		s = host
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		return netip.Addr{}
+	}
+	return a.WithZone("").Unmap()
+}
+
+// addrKey is an address's rate-limit key: IPv4 whole, IPv6 by /64.
+func addrKey(a netip.Addr) string {
+	if a.Is4() {
+		return a.String()
+	}
+	p, _ := a.Prefix(64)
+	return p.String()
 }

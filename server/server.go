@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"runtime"
 	"strings"
@@ -31,10 +32,20 @@ type Limits struct {
 	Pixels int64
 	// FileParts is the most file parts one /upload may carry.
 	FileParts int
-	// TokenRate and TokenBurst limit token requests per client (per
-	// second, and the burst allowed above that rate).
+	// TokenRate and TokenBurst limit failed secret checks per client and
+	// caller address, and refreshAccessToken calls per workflow and caller
+	// address (per second, and the burst allowed above that rate).
 	TokenRate  float64
 	TokenBurst int
+	// LargeBodies is the most authenticated request bodies (/upload,
+	// /v1/verify, authenticated /postdata) held at once, from reading to
+	// answer; others wait up to the queue timeout, then get code 230.
+	// 0 means DefaultLimits'.
+	LargeBodies int
+	// StoreOnlyBytes is what one client may store per day through
+	// no_adapter and single-file uploads (which run and bill nothing):
+	// a budget refilled evenly over 24 hours. 0 means DefaultLimits'.
+	StoreOnlyBytes int64
 }
 
 // DefaultLimits are the limits of a server built without explicit ones.
@@ -42,10 +53,24 @@ var DefaultLimits = Limits{
 	FileBytes:    10 << 20,
 	RequestBytes: 32 << 20,
 	MessageBytes: 64 << 10,
-	Pixels:       40_000_000,
-	FileParts:    8,
-	TokenRate:    1,
-	TokenBurst:   20,
+	// 16 MP: a phone photo sent as taken (12 to 12.5 MP, 4:3 up to
+	// 4608 x 3456) fits; the spec advises about 2 MP (long edge 1600 px)
+	// and the SDK sends less. A 16-bit PNG at the cap decodes to 128 MB,
+	// against 320 MB at the 40 MP allowed before.
+	Pixels:     16_000_000,
+	FileParts:  8,
+	TokenRate:  1,
+	TokenBurst: 20,
+	// 16 bodies of at most 32 MiB bound what requests can hold at about
+	// 512 MiB, plus their decoded images, on a server of a few GiB; with
+	// the default workers (the cores) that is several requests queued per
+	// worker, which keeps them busy.
+	LargeBodies: 16,
+	// Three full uploads' worth (32 MiB each) a day, refilled evenly:
+	// the legacy one-off upload stores a capture or two, and files
+	// expire with their URLs (FileURLTTL), so a client holds at most
+	// about twice this at any time.
+	StoreOnlyBytes: 96 << 20,
 }
 
 // Config configures a Server.
@@ -76,6 +101,15 @@ type Config struct {
 	// allowed to call /postdata, /upload and /v1/verify, for the web SDK.
 	// Empty: no CORS headers, so browsers on other origins are refused.
 	CORSOrigins []string
+	// TrustedProxies are the proxies (load balancers) whose X-Forwarded-For
+	// names the caller's address for rate limits. Empty: the header is
+	// ignored and the peer's address is used.
+	TrustedProxies []netip.Prefix
+	// MetricsToken, when set, is the Bearer token /metrics on this
+	// handler asks for. Empty: /metrics here answers 404, and metrics are
+	// served only where MetricsHandler is mounted (tambua serve
+	// --metrics-addr), so a public API listener never shows them.
+	MetricsToken string
 	// Webhooks serves the webhook API (docs/webhooks.md). When nil and the
 	// store keeps webhooks, a service that may not call private addresses
 	// and presents no client certificate is used.
@@ -84,22 +118,28 @@ type Config struct {
 
 // Server serves the REST interface.
 type Server struct {
-	cfg         Config
-	store       Store
-	files       FileStore
-	engine      *idv.Engine
-	defs        idv.Definitions
-	keys        Keys
-	tokens      tokens
-	log         *slog.Logger
-	mux         *http.ServeMux
-	routes      []Route
-	metrics     *metrics
-	workers     chan struct{}
-	limiter     *limiter
-	ipLimiter   *limiter
-	hashing     chan struct{}
-	filesPrefix string
+	cfg       Config
+	store     Store
+	files     FileStore
+	engine    *idv.Engine
+	defs      idv.Definitions
+	keys      Keys
+	tokens    tokens
+	log       *slog.Logger
+	mux       *http.ServeMux
+	routes    []Route
+	metrics   *metrics
+	workers   chan struct{}
+	limiter   *limiter // failed secret checks per client and address
+	ipLimiter *limiter // failed token requests per address
+	// refreshLimiter: refreshAccessToken calls per workflow (or client)
+	// and address.
+	refreshLimiter *limiter
+	storeLimiter   *limiter // bytes of store-only uploads per client
+	hashing        chan struct{}
+	decoding       chan struct{} // full image decodes at once (checkImage)
+	bodies         chan struct{} // authenticated large bodies held at once
+	filesPrefix    string
 
 	prepMu   sync.Mutex
 	prepared map[string]preparedEntry
@@ -140,6 +180,12 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 	if cfg.Limits == (Limits{}) {
 		cfg.Limits = DefaultLimits
 	}
+	if cfg.Limits.LargeBodies <= 0 {
+		cfg.Limits.LargeBodies = DefaultLimits.LargeBodies
+	}
+	if cfg.Limits.StoreOnlyBytes <= 0 {
+		cfg.Limits.StoreOnlyBytes = DefaultLimits.StoreOnlyBytes
+	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	if _, err := url.ParseRequestURI(cfg.BaseURL); err != nil || cfg.BaseURL == "" {
 		return nil, fmt.Errorf("server: base URL %q is not an absolute URL", cfg.BaseURL)
@@ -156,15 +202,19 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 	}
 	s := &Server{
 		cfg: cfg, store: st, files: fs, engine: engine, defs: defs, keys: keys,
-		tokens:    tokens{key: keys.Token, now: cfg.Now},
-		log:       cfg.Logger,
-		mux:       http.NewServeMux(),
-		metrics:   newMetrics(),
-		workers:   make(chan struct{}, cfg.Workers),
-		limiter:   newLimiter(cfg.Limits.TokenRate, cfg.Limits.TokenBurst, cfg.Now),
-		ipLimiter: newLimiter(cfg.Limits.TokenRate*ipFactor, cfg.Limits.TokenBurst*ipFactor, cfg.Now),
-		hashing:   make(chan struct{}, 2*runtime.NumCPU()),
-		prepared:  map[string]preparedEntry{},
+		tokens:         tokens{key: keys.Token, now: cfg.Now},
+		log:            cfg.Logger,
+		mux:            http.NewServeMux(),
+		metrics:        newMetrics(),
+		workers:        make(chan struct{}, cfg.Workers),
+		limiter:        newLimiter(cfg.Limits.TokenRate, cfg.Limits.TokenBurst, cfg.Now),
+		ipLimiter:      newLimiter(cfg.Limits.TokenRate*ipFactor, cfg.Limits.TokenBurst*ipFactor, cfg.Now),
+		refreshLimiter: newLimiter(cfg.Limits.TokenRate, cfg.Limits.TokenBurst, cfg.Now),
+		storeLimiter:   newLimiter(float64(cfg.Limits.StoreOnlyBytes)/(24*60*60), int(cfg.Limits.StoreOnlyBytes), cfg.Now),
+		hashing:        make(chan struct{}, 2*runtime.NumCPU()),
+		decoding:       make(chan struct{}, runtime.NumCPU()),
+		bodies:         make(chan struct{}, cfg.Limits.LargeBodies),
+		prepared:       map[string]preparedEntry{},
 	}
 	s.handle("POST /oauth/token", "oauth_token", s.handleOAuthToken)
 	s.handle("POST /postdata", "postdata", s.handlePostdata)
@@ -172,7 +222,7 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 	s.handle("POST /v1/verify", "v1_verify", s.handleVerify)
 	s.handle("GET /files/{exp}/{sig}/{key...}", "files", s.handleFile)
 	s.handle("GET /healthz", "healthz", s.handleHealth)
-	s.handle("GET /metrics", "metrics", s.metrics.handler().ServeHTTP)
+	s.handle("GET /metrics", "metrics", s.handleMetrics)
 	s.handle("GET /openapi.yaml", "openapi", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/yaml")
 		_, _ = w.Write(docs.OpenAPI)

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"errors"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -64,14 +63,16 @@ func (s *Server) handleOAuthToken(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, "invalid_request", "client_id and client_secret are required")
 		return
 	}
-	if ok, retry := s.allowToken(r, id); !ok {
+	addr := s.callerAddr(r)
+	if ok, retry := s.secretGate(addr, id); !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(retry))
-		fail(http.StatusTooManyRequests, "temporarily_unavailable", "too many token requests for this client; retry later")
+		fail(http.StatusTooManyRequests, "temporarily_unavailable", "too many failed token requests for this client from this address; retry later")
 		return
 	}
 	c, err := s.clientCredentials(r.Context(), id, secret)
 	if err != nil {
 		if errors.Is(err, errBadCredentials) {
+			s.secretFailed(addr, id)
 			fail(http.StatusUnauthorized, "invalid_client", "client authentication failed")
 		} else {
 			fail(http.StatusInternalServerError, "server_error", "")
@@ -118,14 +119,16 @@ func (s *Server) generateAccessToken(ctx context.Context, r *http.Request, env *
 	if id == "" || secret == "" {
 		return nil, apiErr(CodeInvalidRequest, "client_id and client_secret are required")
 	}
-	if ok, retry := s.allowToken(r, id); !ok {
-		e := apiErr(CodeRateLimited, "too many token requests for this client; retry later")
+	addr := s.callerAddr(r)
+	if ok, retry := s.secretGate(addr, id); !ok {
+		e := apiErr(CodeRateLimited, "too many failed token requests for this client from this address; retry later")
 		e.RetryAfter = retry
 		return nil, e
 	}
 	c, err := s.clientCredentials(ctx, id, secret)
 	if err != nil {
 		if errors.Is(err, errBadCredentials) {
+			s.secretFailed(addr, id)
 			return nil, apiErr(CodeUnauthorized, "invalid client credentials")
 		}
 		return nil, apiErr(CodeInternal, "internal error")
@@ -163,25 +166,43 @@ func (s *Server) refreshAccessToken(ctx context.Context, r *http.Request, env *e
 			return nil, apiErr(CodeInvalidRequest, "%s must be an integer", orgField)
 		}
 	}
+	addr := s.callerAddr(r)
+	limited := func(retry int) *APIError {
+		e := apiErr(CodeRateLimited, "too many token requests from this address; retry later")
+		e.RetryAfter = retry
+		return e
+	}
+	if ok, retry := s.ipLimiter.open("ip:" + addr); !ok {
+		return nil, limited(retry)
+	}
 	c, err := s.tokens.parse(raw, tokenRefresh)
 	if err != nil {
+		s.ipLimiter.charge("ip:" + addr)
 		return nil, apiErr(CodeUnauthorized, "%s", err)
 	}
-	if ok, retry := s.allowToken(r, c.Subject); !ok {
-		e := apiErr(CodeRateLimited, "too many token requests for this client; retry later")
-		e.RetryAfter = retry
-		return nil, e
+	// Every device of a workflow refreshes with the same token: one
+	// bucket per workflow and caller address, so that many devices
+	// starting at once, or one misbehaving, do not lock out the others
+	// nor the client's backend.
+	scope := "client:" + c.Subject
+	if c.Workflow != "" {
+		scope = "wf:" + c.Workflow
+	}
+	if ok, retry := s.refreshLimiter.allow(scope + "|" + addr); !ok {
+		return nil, limited(retry)
 	}
 	if org != 0 && c.Org != org {
 		return nil, apiErr(CodeUnauthorized, "the refresh token does not belong to organisation %d", org)
 	}
 	cl, err := s.store.Client(ctx, c.Subject)
 	if err != nil || !cl.Active || cl.OrganisationID != c.Org {
+		s.ipLimiter.charge("ip:" + addr)
 		return nil, apiErr(CodeUnauthorized, "%s", errToken)
 	}
 	if c.Workflow != "" {
 		wf, err := s.store.Workflow(ctx, c.Workflow)
 		if err != nil || wf.RefreshToken != raw || wf.ClientID != c.Subject {
+			s.ipLimiter.charge("ip:" + addr)
 			return nil, apiErr(CodeUnauthorized, "%s", errToken)
 		}
 		if wf.Status != "active" {
@@ -196,24 +217,25 @@ func (s *Server) refreshAccessToken(ctx context.Context, r *http.Request, env *e
 		ExpiresIn: int(AccessTokenTTL.Seconds()), OrganisationID: c.Org, WorkflowID: c.Workflow}, nil
 }
 
-// allowToken applies the token endpoints' rate limits: per client, and per
-// remote address at ipFactor times the client rate, so that spraying
-// client ids does not escape the limit.
-func (s *Server) allowToken(r *http.Request, clientID string) (bool, int) {
-	if ok, retry := s.ipLimiter.allow("ip:" + remoteIP(r)); !ok {
+// secretGate applies the limits of the secret-checking token endpoints
+// (/oauth/token, generateAccessToken) before the secret is checked. Only
+// failures are charged (secretFailed), to the caller's address and to the
+// pair of client and address: a backend that knows its secret is never
+// slowed, and failures from one address (someone who knows a client_id
+// and guesses) never lock the client out at another address. Client
+// secrets are 256 random bits, so the limits protect the server's CPU
+// (argon2id) rather than the secret.
+func (s *Server) secretGate(addr, clientID string) (bool, int) {
+	if ok, retry := s.ipLimiter.open("ip:" + addr); !ok {
 		return false, retry
 	}
-	return s.limiter.allow("client:" + clientID)
+	return s.limiter.open("client:" + clientID + "|" + addr)
+}
+
+func (s *Server) secretFailed(addr, clientID string) {
+	s.ipLimiter.charge("ip:" + addr)
+	s.limiter.charge("client:" + clientID + "|" + addr)
 }
 
 // ipFactor is how many times the per-client token rate one address gets.
 const ipFactor = 5
-
-// remoteIP is the address of the peer, for rate limits of anonymous calls.
-func remoteIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}

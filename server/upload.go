@@ -138,6 +138,12 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, aerr, rid)
 		return
 	}
+	r, release, aerr := s.takeBodySlot(r)
+	if aerr != nil {
+		writeAPIError(w, aerr, rid)
+		return
+	}
+	defer release()
 	form, aerr := s.readUpload(w, r)
 	if aerr != nil {
 		writeAPIError(w, aerr, rid)
@@ -151,7 +157,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	in.p = p
 	for i := range form.files {
 		f := &form.files[i]
-		if f.format, aerr = s.checkImage(f.slot, f.data); aerr != nil {
+		if f.format, aerr = s.checkImage(r.Context(), f.slot, f.data); aerr != nil {
 			writeAPIError(w, aerr, rid)
 			return
 		}

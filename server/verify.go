@@ -3,7 +3,10 @@ package server
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"image"
@@ -15,13 +18,13 @@ import (
 	"math"
 	"mime"
 	"net/http"
+	"sort"
 	"strings"
 	"sync"
 	"time"
 
-	_ "golang.org/x/image/webp"
-
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/vision"
 )
 
 // slotFile is one capture: the multipart part name (or the direct
@@ -29,7 +32,7 @@ import (
 type slotFile struct {
 	slot   string
 	data   []byte
-	format string // jpeg, png or webp, from the image header
+	format string // jpeg or png, from the image header
 }
 
 // verifyInput is a verification request after transport parsing, whatever
@@ -80,18 +83,45 @@ func imageKey(slot string) string {
 	return slot
 }
 
-// checkImage reads the image header: 415 when it is not a JPEG, PNG or
-// WebP, 413 when it has more pixels than allowed.
-func (s *Server) checkImage(slot string, data []byte) (string, *APIError) {
+// checkImage decides upfront, with the decoder the checks use
+// (vision.Decode), whether a capture can be read: 415 when it is not a
+// JPEG or PNG (WebP included: no check decodes it) or its data is corrupt
+// behind a valid header, 413 when it has more pixels than allowed. Nothing
+// is stored or billed before every capture has passed, so a request no
+// check could read costs nothing.
+func (s *Server) checkImage(ctx context.Context, slot string, data []byte) (string, *APIError) {
 	if int64(len(data)) > s.cfg.Limits.FileBytes {
 		return "", apiErr(CodePayloadTooLarge, "%s is larger than %d bytes", slot, s.cfg.Limits.FileBytes)
 	}
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 {
-		return "", apiErr(CodeUnreadableImage, "%s is not a readable JPEG, PNG or WebP image", slot)
+		return "", apiErr(CodeUnreadableImage, "%s is not a readable JPEG or PNG image", slot)
+	}
+	if format != "jpeg" && format != "png" {
+		return "", apiErr(CodeUnreadableImage, "%s is a %s image: send JPEG or PNG", slot, format)
 	}
 	if int64(cfg.Width)*int64(cfg.Height) > s.cfg.Limits.Pixels {
 		return "", apiErr(CodePayloadTooLarge, "%s has %dx%d pixels, more than the %d allowed", slot, cfg.Width, cfg.Height, s.cfg.Limits.Pixels)
+	}
+	// A full decode costs memory in proportion to the pixels: at most
+	// one per core at a time.
+	select {
+	case s.decoding <- struct{}{}:
+	case <-ctx.Done():
+		return "", apiErr(CodeBusy, "the request ended before its images were read")
+	}
+	defer func() { <-s.decoding }()
+	_, err = vision.Decode(data)
+	if errors.Is(err, vision.ErrTooSmall) {
+		// Too small to read is the checks' verdict to give (it is a
+		// readable image); only the data's integrity is decided here.
+		_, _, err = image.Decode(bytes.NewReader(data))
+	}
+	if errors.Is(err, vision.ErrTooLarge) {
+		return "", apiErr(CodePayloadTooLarge, "%s is larger than the checks read", slot)
+	}
+	if err != nil {
+		return "", apiErr(CodeUnreadableImage, "%s is not a readable %s image: its data is corrupt or truncated", slot, strings.ToUpper(format))
 	}
 	return format, nil
 }
@@ -164,7 +194,7 @@ var directImageFields = []struct{ field, slot string }{
 
 // directInput builds a verification from a direct request's fields: base64
 // data URLs for the images, the request fields, anything else carried.
-func (s *Server) directInput(p *Principal, fields map[string]json.RawMessage) (*verifyInput, *APIError) {
+func (s *Server) directInput(ctx context.Context, p *Principal, fields map[string]json.RawMessage) (*verifyInput, *APIError) {
 	in := &verifyInput{p: p, defaultConfig: true, message: map[string]json.RawMessage{}}
 	if e := requestStrings(fields, in); e != nil {
 		return nil, e
@@ -187,7 +217,7 @@ func (s *Server) directInput(p *Principal, fields map[string]json.RawMessage) (*
 			return nil, aerr
 		}
 		total += int64(len(data))
-		format, aerr := s.checkImage(f.slot, data)
+		format, aerr := s.checkImage(ctx, f.slot, data)
 		if aerr != nil {
 			return nil, aerr
 		}
@@ -238,6 +268,12 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, aerr, rid)
 		return
 	}
+	r, release, aerr := s.takeBodySlot(r)
+	if aerr != nil {
+		writeAPIError(w, aerr, rid)
+		return
+	}
+	defer release()
 	// The spec sends JSON; a body declared as anything else is refused
 	// before it is read (a missing Content-Type is read as JSON).
 	if ct := r.Header.Get("Content-Type"); ct != "" {
@@ -272,7 +308,7 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, apiErr(CodeUnknownOperation, "unknown method: send process_idv"), rid)
 		return
 	}
-	in, aerr := s.directInput(p, fields)
+	in, aerr := s.directInput(r.Context(), p, fields)
 	if aerr != nil {
 		writeAPIError(w, aerr, rid)
 		return
@@ -304,13 +340,14 @@ func (s *Server) verify(ctx context.Context, in *verifyInput) ([]byte, *APIError
 	if aerr != nil {
 		return nil, aerr
 	}
-	if in.requestID != "" {
-		if out, aerr := s.replay(ctx, in); out != nil || aerr != nil {
-			return out, aerr
-		}
-	}
 	if in.config == "" {
 		in.config = wf.Definition.DocumentTypes[0]
+	}
+	fp := requestFingerprint(wf.ID, in)
+	if in.requestID != "" {
+		if out, aerr := s.replay(ctx, in, wf.ID, fp); out != nil || aerr != nil {
+			return out, aerr
+		}
 	}
 	if !contains(wf.Definition.DocumentTypes, in.config) {
 		return nil, apiErr(CodeUnknownConfig, "config %q is not among the workflow's document types %v", truncate(in.config, 64), wf.Definition.DocumentTypes)
@@ -333,7 +370,7 @@ func (s *Server) verify(ctx context.Context, in *verifyInput) ([]byte, *APIError
 		in.requestID = idv.NewRequestID()
 	}
 	claim := Claim{ID: idv.NewID(), ClientID: in.clientID, OrganisationID: in.p.OrganisationID,
-		WorkflowID: wf.ID, RequestID: in.requestID, Units: int64(prep.Cost())}
+		WorkflowID: wf.ID, RequestID: in.requestID, Units: int64(prep.Cost()), Fingerprint: fp}
 	for {
 		err := s.store.ClaimVerification(ctx, claim, s.startedEvent(claim, wf))
 		if err == nil {
@@ -344,7 +381,7 @@ func (s *Server) verify(ctx context.Context, in *verifyInput) ([]byte, *APIError
 			return nil, apiErr(CodeInsufficientUnits, "insufficient units: this workflow costs %d", claim.Units)
 		case errors.Is(err, ErrConflict) && !generated:
 			// The same request is running or has just finished.
-			if out, aerr := s.replay(ctx, in); out != nil || aerr != nil {
+			if out, aerr := s.replay(ctx, in, wf.ID, fp); out != nil || aerr != nil {
 				return out, aerr
 			}
 			continue // it was released: claim it ourselves
@@ -374,12 +411,18 @@ func contains(list []string, s string) bool {
 
 // replay returns the stored result of (client, request_id), waiting while
 // it is pending. It returns nil, nil when there is none (or the pending one
-// was released).
-func (s *Server) replay(ctx context.Context, in *verifyInput) ([]byte, *APIError) {
+// was released). A stored or running verification of another workflow, or
+// of a request with another fingerprint, is a conflict (409): its result
+// is never returned, so a token scoped to one workflow cannot read another
+// workflow's verification by guessing its request_id.
+func (s *Server) replay(ctx context.Context, in *verifyInput, workflowID, fp string) ([]byte, *APIError) {
 	deadline := s.cfg.Now().Add(s.cfg.QueueTimeout + s.cfg.RunTimeout + 10*time.Second)
 	wait := 50 * time.Millisecond
 	for {
 		v, err := s.store.Verification(ctx, in.clientID, in.requestID)
+		if (err == nil || errors.Is(err, ErrPending)) && !sameRequest(v, workflowID, fp) {
+			return nil, apiErr(CodeRequestConflict, "request_id %q was already used for a different request; send a new request_id", truncate(in.requestID, 128))
+		}
 		switch {
 		case err == nil:
 			s.metrics.replays.Inc()
@@ -406,6 +449,55 @@ func (s *Server) replay(ctx context.Context, in *verifyInput) ([]byte, *APIError
 	}
 }
 
+// sameRequest reports whether a stored verification is the one a request
+// with this workflow and fingerprint asks for. Rows stored before
+// fingerprints existed have none; they match within their own workflow
+// only, which is all the old rule needs to stay safe.
+func sameRequest(v Verification, workflowID, fp string) bool {
+	if v.WorkflowID != workflowID {
+		return false
+	}
+	return v.Fingerprint == "" || v.Fingerprint == fp
+}
+
+// requestFingerprint is the hex SHA-256 of what makes a verification
+// request what it is: the workflow, the config, the country, the metadata
+// (re-encoded, so key order and spacing do not matter) and each capture's
+// slot and bytes in slot order. Other carried message keys and the
+// workflow's version are left out: they do not change what the checks
+// see, and an edit of the workflow between a request and its retry must
+// not turn the retry into a conflict.
+func requestFingerprint(workflowID string, in *verifyInput) string {
+	h := sha256.New()
+	field := func(s string) {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	field("tambua-request-v1")
+	field(workflowID)
+	field(in.config)
+	field(in.country)
+	md := ""
+	if raw, ok := in.message["metadata"]; ok {
+		var v any
+		if json.Unmarshal(raw, &v) == nil {
+			b, _ := json.Marshal(v)
+			md = string(b)
+		}
+	}
+	field(md)
+	files := append([]slotFile(nil), in.files...)
+	sort.Slice(files, func(i, j int) bool { return files[i].slot < files[j].slot })
+	for _, f := range files {
+		sum := sha256.Sum256(f.data)
+		field(f.slot)
+		field(string(sum[:]))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // prepare returns the prepared workflow, cached per workflow version so an
 // edit applies to the verifications that start after it.
 func (s *Server) prepare(wf Workflow) (*idv.Prepared, *APIError) {
@@ -423,14 +515,31 @@ func (s *Server) prepare(wf Workflow) (*idv.Prepared, *APIError) {
 	return p, nil
 }
 
+// StoreOnlyPrefix is where no_adapter and single-file uploads are stored.
+// Their files expire with their URLs (SweepFiles).
+const StoreOnlyPrefix = "u/"
+
 // storeOnly is no_adapter: store the files, return the message rewritten
-// with their URLs, run nothing, bill nothing.
+// with their URLs, run nothing, bill nothing. What a client may store so
+// is a daily byte budget (Limits.StoreOnlyBytes); over it, 429.
 func (s *Server) storeOnly(ctx context.Context, in *verifyInput) ([]byte, *APIError) {
+	var size int
+	for _, f := range in.files {
+		size += len(f.data)
+	}
+	if ok, retry := s.storeLimiter.allowN("client:"+in.clientID, size); !ok {
+		if retry == 0 {
+			return nil, apiErr(CodePayloadTooLarge, "the files are larger than the %d bytes a client may store in a day without verifying", s.cfg.Limits.StoreOnlyBytes)
+		}
+		e := apiErr(CodeRateLimited, "this client has stored its daily %d bytes of files without verification; retry later", s.cfg.Limits.StoreOnlyBytes)
+		e.RetryAfter = retry
+		return nil, e
+	}
 	if in.requestID == "" {
 		in.requestID = idv.NewRequestID()
 	}
 	msg := in.message
-	prefix := "u/" + idv.NewID() + "/"
+	prefix := StoreOnlyPrefix + idv.NewID() + "/"
 	for _, f := range in.files {
 		key := prefix + f.slot + imageExt(f.format)
 		if err := s.files.Put(ctx, key, f.data); err != nil {
@@ -446,6 +555,11 @@ func (s *Server) storeOnly(ctx context.Context, in *verifyInput) ([]byte, *APIEr
 	}
 	return out, nil
 }
+
+// storeTimeout bounds the storing of one derived image once the run's own
+// deadline has passed: a local disk write of a few hundred KB, so 10 s is
+// a stuck disk, not a slow one.
+const storeTimeout = 10 * time.Second
 
 // runClaimed stores the captures, runs the checks on a worker and completes
 // the claim. Any error leaves the claim to be released by the caller.
@@ -491,8 +605,14 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 
 	// Wait for a worker, but not past the queue timeout: the client waits
 	// 120 s at least, and a clear 230 beats a dropped connection.
+	// The queue timeout covers the wait for a large-body slot too
+	// (takeBodySlot), so that a request waits at most that long in all
+	// before its checks start.
 	waitStart := time.Now()
-	timer := time.NewTimer(s.cfg.QueueTimeout)
+	if t0, ok := ctx.Value(queueStartKey).(time.Time); ok {
+		waitStart = t0
+	}
+	timer := time.NewTimer(max(0, s.cfg.QueueTimeout-time.Since(waitStart)))
 	defer timer.Stop()
 	select {
 	case s.workers <- struct{}{}:
@@ -514,6 +634,13 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 		Config: in.config, Images: images, Message: msg, RequestID: in.requestID,
 		ClientID: in.clientID, WorkflowID: wf.ID, Country: in.country, ImageURLs: urls,
 		StoreImage: func(ctx context.Context, name string, img image.Image) (string, error) {
+			// Derived images are stored at the end of the run, when the
+			// run's deadline may have passed (a check that ran out of
+			// time is "could not run", and the verification completes):
+			// store them with a context of their own, detached from that
+			// deadline and bounded by storeTimeout.
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+			defer cancel()
 			var b bytes.Buffer
 			if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 90}); err != nil {
 				return "", err

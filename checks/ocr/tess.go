@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,6 +31,10 @@ func newPool(n int) *pool {
 		// time on synth zones, where 2 of 400 raw readings changed and no
 		// field of 78 cards did.
 		c.SetVariable("tessedit_do_invert", "0")
+		// Tesseract prints its own diagnostics ("Bottom=0, top=69 ...",
+		// "Total count=0") on the process's standard error, which is the
+		// server's JSON log stream: send them nowhere (issue 14).
+		c.SetVariable("debug_file", os.DevNull)
 		p.clients <- c
 		p.all = append(p.all, c)
 	}

@@ -5,6 +5,7 @@
 package standard
 
 import (
+	_ "github.com/tambua/tambua/checks/address"      // address_verification
 	_ "github.com/tambua/tambua/checks/age"          // age_verification
 	_ "github.com/tambua/tambua/checks/face"         // face_matching
 	_ "github.com/tambua/tambua/checks/liveness"     // liveness_detection

@@ -23,6 +23,7 @@ func init() {
 	Register(&Command{Path: "workflows duplicate", Summary: "duplicate a workflow under a new name", Run: runWorkflowsDuplicate})
 	Register(&Command{Path: "workflows archive", Summary: "archive a workflow", Run: statusCommand("workflows archive", idv.WorkflowArchived)})
 	Register(&Command{Path: "workflows activate", Summary: "activate a workflow", Run: statusCommand("workflows activate", idv.WorkflowActive)})
+	Register(&Command{Path: "workflows rotate-token", Summary: "give a workflow a new refresh token (the old one stops working), optionally with a lifetime", Run: runRotateToken})
 	Register(&Command{Path: "workflows sdk-token", Summary: "print the JWT given to the SDK for a workflow", Run: runSDKToken})
 	Register(&Command{Path: "units add", Summary: "add units to an organisation's balance; prints the balance", Run: runUnitsAdd})
 }
@@ -57,14 +58,78 @@ func adminError(err error) error {
 	return err
 }
 
+// Results of the admin commands: the text and --json forms of each
+// (docs/cli.md). Field names and meanings are stable; fields may be added.
+type (
+	orgResult struct {
+		OrganisationID int64  `json:"organisation_id"`
+		Name           string `json:"name"`
+	}
+	clientResult struct {
+		ClientID       string `json:"client_id"`
+		ClientSecret   string `json:"client_secret"`
+		OrganisationID int64  `json:"organisation_id"`
+		Name           string `json:"name"`
+	}
+	workflowResult struct {
+		WorkFlowID   string `json:"work_flow_id"`
+		Name         string `json:"name"`
+		Status       string `json:"status"`
+		Units        int    `json:"units"`
+		RefreshToken string `json:"refresh_token"`
+		// ExpiresAt is when the refresh token's lifetime ends (RFC 3339);
+		// absent when it has none.
+		ExpiresAt string `json:"refresh_token_expires_at,omitempty"`
+	}
+	statusResult struct {
+		WorkFlowID string `json:"work_flow_id"`
+		Status     string `json:"status"`
+	}
+	sdkTokenResult struct {
+		WorkFlowID string `json:"work_flow_id"`
+		Config     string `json:"config"`
+		ExpiresAt  string `json:"expires_at"`
+		SDKToken   string `json:"sdk_token"`
+	}
+	unitsResult struct {
+		OrganisationID int64 `json:"organisation_id"`
+		Added          int64 `json:"added"`
+		Balance        int64 `json:"balance"`
+	}
+)
+
+// text: the bare token, which scripts pass on whole.
+func (r sdkTokenResult) text() string { return r.SDKToken }
+
+func newWorkflowResult(w server.Workflow) workflowResult {
+	r := workflowResult{WorkFlowID: w.ID, Name: w.Definition.Name, Status: w.Status, Units: w.Definition.Cost(), RefreshToken: w.RefreshToken}
+	if at, ok := server.RefreshTokenExpiry(w.RefreshToken); ok {
+		r.ExpiresAt = at.UTC().Format(time.RFC3339)
+	}
+	return r
+}
+
+// workflowID is the workflow named by --id or by the one positional
+// argument.
+func workflowID(flagID string, pos []string) (string, error) {
+	switch {
+	case flagID != "" && len(pos) > 0 && pos[0] != flagID:
+		return "", Usagef("give the workflow id once (--id or an argument)")
+	case flagID != "":
+		return flagID, nil
+	case len(pos) > 0:
+		return pos[0], nil
+	}
+	return "", Usagef("--id is required")
+}
+
 func runOrgCreate(ctx context.Context, env *Env, args []string) error {
-	fs := NewFlags(env, "org create")
-	data := dataFlag(fs, env)
-	name := fs.String("name", "Organisation", "organisation name")
-	if err := Parse(fs, args); err != nil {
+	c := newAdminCommand(env, "org create")
+	name := c.String("name", "Organisation", "organisation name")
+	if _, err := c.parse(args, 0); err != nil {
 		return err
 	}
-	st, admin, _, err := openData(ctx, data)
+	st, admin, err := c.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -73,31 +138,31 @@ func runOrgCreate(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return adminError(err)
 	}
-	fmt.Fprintf(env.Stdout, "organisation_id %d\n", o.ID)
-	return nil
+	return c.print(orgResult{OrganisationID: o.ID, Name: o.Name})
 }
 
 func runClientsCreate(ctx context.Context, env *Env, args []string) error {
-	fs := NewFlags(env, "clients create")
-	data := dataFlag(fs, env)
-	org := fs.Int64("org", 0, "organisation id (required)")
-	name := fs.String("name", "", "client name")
-	if err := Parse(fs, args); err != nil {
+	c := newAdminCommand(env, "clients create")
+	org := c.Int64("org", 0, "organisation id (required)")
+	name := c.String("name", "", "client name")
+	if _, err := c.parse(args, 0); err != nil {
 		return err
 	}
 	if *org <= 0 {
 		return Usagef("--org is required")
 	}
-	st, admin, _, err := openData(ctx, data)
+	st, admin, err := c.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	c, secret, err := admin.CreateClient(ctx, *org, *name)
+	cl, secret, err := admin.CreateClient(ctx, *org, *name)
 	if err != nil {
 		return adminError(err)
 	}
-	fmt.Fprintf(env.Stdout, "client_id     %s\nclient_secret %s\n", c.ID, secret)
+	if err := c.print(clientResult{ClientID: cl.ID, ClientSecret: secret, OrganisationID: cl.OrganisationID, Name: cl.Name}); err != nil {
+		return err
+	}
 	fmt.Fprintln(env.Stderr, "The secret is shown this once; it is stored only as a hash.")
 	return nil
 }
@@ -115,20 +180,18 @@ func readWorkflowFile(path, docdefsDir string) (*idv.Workflow, error) {
 	return readWorkflow(path, defs)
 }
 
-func printWorkflow(env *Env, w server.Workflow) {
-	fmt.Fprintf(env.Stdout, "work_flow_id  %s\nstatus        %s\nunits         %d\nrefresh_token %s\n",
-		w.ID, w.Status, w.Definition.Cost(), w.RefreshToken)
-}
-
 func runWorkflowsCreate(ctx context.Context, env *Env, args []string) error {
-	fs := NewFlags(env, "workflows create")
-	data := dataFlag(fs, env)
-	client := fs.String("client", "", "client_id (required)")
-	secret := fs.String("secret", env.Getenv("TAMBUA_CLIENT_SECRET"), "the client's secret, validated and not stored (env TAMBUA_CLIENT_SECRET)")
-	file := fs.String("file", "", "workflow file, YAML or JSON (required)")
-	docdefsDir := fs.String("docdefs", "", "folder of extra document definitions the server uses (YAML)")
-	if err := Parse(fs, args); err != nil {
+	c := newAdminCommand(env, "workflows create")
+	client := c.String("client", "", "client_id (required)")
+	secret := c.String("secret", env.Getenv("TAMBUA_CLIENT_SECRET"), "the client's secret, validated and not stored (env TAMBUA_CLIENT_SECRET)")
+	file := c.String("file", "", "workflow file, YAML or JSON (required)")
+	docdefsDir := c.String("docdefs", "", "folder of extra document definitions the server uses (YAML)")
+	tokenTTL := c.Duration("token-ttl", 0, "lifetime of the workflow's refresh token (0: none)")
+	if _, err := c.parse(args, 0); err != nil {
 		return err
+	}
+	if *tokenTTL < 0 {
+		return Usagef("--token-ttl must not be negative")
 	}
 	if *client == "" {
 		return Usagef("--client is required")
@@ -137,7 +200,7 @@ func runWorkflowsCreate(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, admin, _, err := openData(ctx, data)
+	st, admin, err := c.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -146,137 +209,173 @@ func runWorkflowsCreate(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return adminError(err)
 	}
-	printWorkflow(env, w)
-	return nil
+	if *tokenTTL > 0 {
+		// The token made at creation never leaves this process.
+		if w, err = admin.RotateRefreshToken(ctx, w.ID, *tokenTTL); err != nil {
+			return err
+		}
+	}
+	return c.print(newWorkflowResult(w))
 }
 
 func runWorkflowsEdit(ctx context.Context, env *Env, args []string) error {
-	fs := NewFlags(env, "workflows edit")
-	data := dataFlag(fs, env)
-	id := fs.String("id", "", "work_flow_id (required)")
-	file := fs.String("file", "", "the whole edited workflow, YAML or JSON (required)")
-	docdefsDir := fs.String("docdefs", "", "folder of extra document definitions the server uses (YAML)")
-	if err := Parse(fs, args); err != nil {
+	c := newAdminCommand(env, "workflows edit")
+	idFlag := c.String("id", "", "work_flow_id (required; or give it as the argument)")
+	file := c.String("file", "", "the whole edited workflow, YAML or JSON (required)")
+	docdefsDir := c.String("docdefs", "", "folder of extra document definitions the server uses (YAML)")
+	pos, err := c.parse(args, 1)
+	if err != nil {
 		return err
 	}
-	if *id == "" {
-		return Usagef("--id is required")
+	id, err := workflowID(*idFlag, pos)
+	if err != nil {
+		return err
 	}
 	def, err := readWorkflowFile(*file, *docdefsDir)
 	if err != nil {
 		return err
 	}
-	st, admin, _, err := openData(ctx, data)
+	st, admin, err := c.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	w, err := admin.EditWorkflow(ctx, *id, *def)
+	w, err := admin.EditWorkflow(ctx, id, *def)
 	if err != nil {
 		return adminError(err)
 	}
-	printWorkflow(env, w)
-	return nil
+	return c.print(newWorkflowResult(w))
 }
 
 func runWorkflowsDuplicate(ctx context.Context, env *Env, args []string) error {
-	fs := NewFlags(env, "workflows duplicate")
-	data := dataFlag(fs, env)
-	id := fs.String("id", "", "work_flow_id to copy (required)")
-	name := fs.String("name", "", "name of the copy (required)")
-	secret := fs.String("secret", env.Getenv("TAMBUA_CLIENT_SECRET"), "the client's secret (env TAMBUA_CLIENT_SECRET)")
-	if err := Parse(fs, args); err != nil {
+	c := newAdminCommand(env, "workflows duplicate")
+	idFlag := c.String("id", "", "work_flow_id to copy (required; or give it as the argument)")
+	name := c.String("name", "", "name of the copy (required)")
+	secret := c.String("secret", env.Getenv("TAMBUA_CLIENT_SECRET"), "the client's secret (env TAMBUA_CLIENT_SECRET)")
+	pos, err := c.parse(args, 1)
+	if err != nil {
 		return err
 	}
-	if *id == "" || *name == "" {
-		return Usagef("--id and --name are required")
+	id, err := workflowID(*idFlag, pos)
+	if err != nil {
+		return err
 	}
-	st, admin, _, err := openData(ctx, data)
+	if *name == "" {
+		return Usagef("--name is required")
+	}
+	st, admin, err := c.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	w, err := admin.DuplicateWorkflow(ctx, *id, *secret, *name)
+	w, err := admin.DuplicateWorkflow(ctx, id, *secret, *name)
 	if err != nil {
 		return adminError(err)
 	}
-	printWorkflow(env, w)
-	return nil
+	return c.print(newWorkflowResult(w))
 }
 
 func statusCommand(path, status string) func(context.Context, *Env, []string) error {
 	return func(ctx context.Context, env *Env, args []string) error {
-		fs := NewFlags(env, path)
-		data := dataFlag(fs, env)
-		id := fs.String("id", "", "work_flow_id (required)")
-		if err := Parse(fs, args); err != nil {
+		c := newAdminCommand(env, path)
+		idFlag := c.String("id", "", "work_flow_id (required; or give it as the argument)")
+		pos, err := c.parse(args, 1)
+		if err != nil {
 			return err
 		}
-		if *id == "" {
-			return Usagef("--id is required")
+		id, err := workflowID(*idFlag, pos)
+		if err != nil {
+			return err
 		}
-		st, admin, _, err := openData(ctx, data)
+		st, admin, err := c.open(ctx)
 		if err != nil {
 			return err
 		}
 		defer st.Close()
-		w, err := admin.SetWorkflowStatus(ctx, *id, status)
+		w, err := admin.SetWorkflowStatus(ctx, id, status)
 		if err != nil {
 			return adminError(err)
 		}
-		fmt.Fprintf(env.Stdout, "work_flow_id %s\nstatus       %s\n", w.ID, w.Status)
-		return nil
+		return c.print(statusResult{WorkFlowID: w.ID, Status: w.Status})
 	}
 }
 
-func runSDKToken(ctx context.Context, env *Env, args []string) error {
-	fs := NewFlags(env, "workflows sdk-token")
-	data := dataFlag(fs, env)
-	id := fs.String("id", "", "work_flow_id (required)")
-	apiURL := fs.String("api-url", "http://127.0.0.1:8080/postdata", "address of /postdata the SDK calls")
-	config := fs.String("config", "", "document type (default: the workflow's first)")
-	ttl := fs.Duration("ttl", 24*time.Hour, "lifetime of the SDK token")
-	if err := Parse(fs, args); err != nil {
+func runRotateToken(ctx context.Context, env *Env, args []string) error {
+	c := newAdminCommand(env, "workflows rotate-token")
+	idFlag := c.String("id", "", "work_flow_id (required; or give it as the argument)")
+	ttl := c.Duration("ttl", 0, "lifetime of the new refresh token (0: none)")
+	pos, err := c.parse(args, 1)
+	if err != nil {
 		return err
 	}
-	if *id == "" {
-		return Usagef("--id is required")
+	id, err := workflowID(*idFlag, pos)
+	if err != nil {
+		return err
 	}
-	st, admin, _, err := openData(ctx, data)
+	st, admin, err := c.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	w, err := st.Workflow(ctx, *id)
+	w, err := admin.RotateRefreshToken(ctx, id, *ttl)
+	if err != nil {
+		return adminError(err)
+	}
+	return c.print(newWorkflowResult(w))
+}
+
+func runSDKToken(ctx context.Context, env *Env, args []string) error {
+	c := newAdminCommand(env, "workflows sdk-token")
+	idFlag := c.String("id", "", "work_flow_id (required; or give it as the argument)")
+	apiURL := c.String("api-url", "http://127.0.0.1:8080/postdata", "address of /postdata the SDK calls")
+	config := c.String("config", "", "document type (default: the workflow's first)")
+	ttl := c.Duration("ttl", 24*time.Hour, "lifetime of the SDK token")
+	pos, err := c.parse(args, 1)
+	if err != nil {
+		return err
+	}
+	id, err := workflowID(*idFlag, pos)
+	if err != nil {
+		return err
+	}
+	if *ttl <= 0 {
+		return Usagef("--ttl must be positive")
+	}
+	st, admin, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	w, err := st.Workflow(ctx, id)
 	if err != nil {
 		return adminError(err)
 	}
 	if *config == "" {
 		*config = w.Definition.DocumentTypes[0]
 	}
+	now := time.Now()
 	tok, err := admin.SDKToken(w, *apiURL, *config, *ttl)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(env.Stdout, tok)
-	return nil
+	return c.print(sdkTokenResult{WorkFlowID: w.ID, Config: *config, ExpiresAt: now.Add(*ttl).UTC().Format(time.RFC3339), SDKToken: tok})
 }
 
 func runUnitsAdd(ctx context.Context, env *Env, args []string) error {
-	fs := NewFlags(env, "units add")
-	data := dataFlag(fs, env)
-	org := fs.Int64("org", 0, "organisation id (required)")
-	if err := Parse(fs, args); err != nil {
+	c := newAdminCommand(env, "units add")
+	org := c.Int64("org", 0, "organisation id (required)")
+	pos, err := c.parse(args, 1)
+	if err != nil {
 		return err
 	}
-	if *org <= 0 || fs.NArg() != 1 {
+	if *org <= 0 || len(pos) != 1 {
 		return Usagef("usage: tambua units add --org ID N")
 	}
-	n, err := strconv.ParseInt(fs.Arg(0), 10, 64)
+	n, err := strconv.ParseInt(pos[0], 10, 64)
 	if err != nil || n == 0 {
-		return Usagef("N must be a non-zero integer, got %q", fs.Arg(0))
+		return Usagef("N must be a non-zero integer, got %q", pos[0])
 	}
-	st, admin, _, err := openData(ctx, data)
+	st, admin, err := c.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -285,6 +384,5 @@ func runUnitsAdd(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return adminError(err)
 	}
-	fmt.Fprintf(env.Stdout, "organisation_id %d\nbalance         %d\n", *org, bal)
-	return nil
+	return c.print(unitsResult{OrganisationID: *org, Added: n, Balance: bal})
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,6 +58,15 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	corsOrigins := fs.String("cors-origins", env.Getenv("TAMBUA_CORS_ORIGINS"), "comma-separated browser origins allowed to call /postdata, /upload and /v1/verify (web SDK), or * (env TAMBUA_CORS_ORIGINS)")
 	tlsCert := fs.String("tls-cert", env.Getenv("TAMBUA_TLS_CERT"), "PEM certificate to serve HTTPS (env TAMBUA_TLS_CERT)")
 	tlsKey := fs.String("tls-key", env.Getenv("TAMBUA_TLS_KEY"), "PEM private key of --tls-cert (env TAMBUA_TLS_KEY)")
+	demoDefault := true
+	switch strings.ToLower(env.Getenv("TAMBUA_DEMO")) {
+	case "0", "false", "off", "no":
+		demoDefault = false
+	}
+	demoOn := fs.Bool("demo", demoDefault, "on first start (an empty database) create a demo organisation with 1000 units and print its client secret; --demo=false for production (env TAMBUA_DEMO=off)")
+	metricsAddr := fs.String("metrics-addr", env.Getenv("TAMBUA_METRICS_ADDR"), "serve /metrics on this separate address only operators reach, e.g. 127.0.0.1:9090 (env TAMBUA_METRICS_ADDR)")
+	metricsToken := fs.String("metrics-token", env.Getenv("TAMBUA_METRICS_TOKEN"), "serve /metrics on the API address to callers sending Authorization: Bearer TOKEN (env TAMBUA_METRICS_TOKEN)")
+	trustedProxies := fs.String("trusted-proxies", env.Getenv("TAMBUA_TRUSTED_PROXIES"), "comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For names the caller (env TAMBUA_TRUSTED_PROXIES; default none: the header is ignored)")
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
@@ -73,6 +83,10 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	if *baseURL == "" {
 		*baseURL = defaultBaseURL(*addr, *tlsCert != "")
+	}
+	proxies, err := parsePrefixes(*trustedProxies)
+	if err != nil {
+		return Usagef("--trusted-proxies: %v", err)
 	}
 
 	st, err := openBackend(ctx, *data, *dbURL)
@@ -142,19 +156,58 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		defer stopReleasing()
 		go releaseStaleClaims(rctx, st, log)
 	}
-	demo, err := admin.EnsureDemo(ctx, demoUnits, demoDocumentTypes(defs), demoChecks())
-	if err != nil {
-		return fmt.Errorf("creating the demo organisation: %w", err)
+	var demo *server.Demo
+	if *demoOn {
+		if demo, err = admin.EnsureDemo(ctx, demoUnits, demoDocumentTypes(defs), demoChecks()); err != nil {
+			return fmt.Errorf("creating the demo organisation: %w", err)
+		}
 	}
 	srv, err := server.New(server.Config{
 		BaseURL: *baseURL, FilesURL: *filesURL, FileURLTTL: *filesTTL, Workers: *workers, Logger: log,
-		CORSOrigins: splitList(*corsOrigins),
-		Webhooks:    wh.service,
+		CORSOrigins:    splitList(*corsOrigins),
+		TrustedProxies: proxies,
+		MetricsToken:   *metricsToken,
+		Webhooks:       wh.service,
 	}, st, fstore, engine, defs, keys)
 	if err != nil {
 		return Usagef("%v", err)
 	}
 	wh.dispatcher.Metrics = webhook.NewMetrics(srv.Metrics())
+	// Before serving, with no verification running: remove what a crash
+	// left (captures of verifications never completed, temporary files)
+	// and store-only uploads whose URLs have expired. Not on a shared
+	// database: other replicas' running verifications have captures and
+	// no completed record yet, and their temporary files are live, so a
+	// starting replica cannot tell their files from a dead one's
+	// (docs/server.md, Storage backends).
+	if !shared {
+		if sw, err := srv.SweepOrphans(ctx); err != nil {
+			return fmt.Errorf("sweeping files left by the previous stop: %w", err)
+		} else if sw.Orphans+sw.Temp > 0 {
+			log.Warn("removed files left by the previous stop", "orphan_verifications", sw.Orphans, "temp_files", sw.Temp)
+		}
+	}
+	sweep := func() {
+		sw, err := srv.SweepFiles(ctx)
+		if err != nil {
+			log.Error("file sweep", "error", err)
+		} else if sw.StoreOnly+sw.Temp > 0 {
+			log.Info("expired files removed", "store_only", sw.StoreOnly, "temp_files", sw.Temp)
+		}
+	}
+	sweep()
+	go func() {
+		t := time.NewTicker(time.Hour)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				sweep()
+			}
+		}
+	}()
 	if demo != nil {
 		printDemo(env, demo, *baseURL)
 	}
@@ -164,6 +217,22 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	hs := srv.HTTPServer(*addr)
+	if *metricsAddr != "" {
+		mln, err := net.Listen("tcp", *metricsAddr)
+		if err != nil {
+			return fmt.Errorf("--metrics-addr: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", srv.MetricsHandler())
+		ms := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second}
+		go func() {
+			if err := ms.Serve(mln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Error("metrics listener", "error", err)
+			}
+		}()
+		defer ms.Close()
+		log.Info("metrics", "addr", mln.Addr().String())
+	}
 	log.Info("listening", "addr", ln.Addr().String(), "base_url", *baseURL, "checks", strings.Join(idv.Registered(), ","))
 	errc := make(chan error, 1)
 	go func() {
@@ -195,6 +264,25 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	defer cancel()
 	log.Info("shutting down")
 	return hs.Shutdown(sctx)
+}
+
+// parsePrefixes reads a comma-separated list of addresses (a /32 or /128)
+// and CIDR prefixes.
+func parsePrefixes(list string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, s := range splitList(list) {
+		if p, err := netip.ParsePrefix(s); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(s)
+		if err != nil {
+			return nil, fmt.Errorf("%q is neither an address nor a CIDR prefix", s)
+		}
+		a = a.Unmap()
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
 }
 
 // defaultBaseURL is the address clients on this machine reach addr at.
@@ -257,7 +345,9 @@ func demoChecks() []string {
 
 func printDemo(env *Env, d *server.Demo, baseURL string) {
 	w := env.Stdout
-	fmt.Fprintln(w, "First start: created a demo organisation. The client secret is shown this once and stored only as a hash.")
+	fmt.Fprintln(w, "DEMO: first start on an empty database, so a demo organisation was created for trying the server.")
+	fmt.Fprintf(w, "DEMO: the secret below is live: anyone who has it can spend the demo organisation's %d units. It is shown this once and stored only as a hash.\n", d.Organisation.Balance)
+	fmt.Fprintln(w, "DEMO: for production start the first time with --demo=false (or TAMBUA_DEMO=off), or deactivate this client.")
 	fmt.Fprintf(w, "  organisation_id  %d (%d units)\n", d.Organisation.ID, d.Organisation.Balance)
 	fmt.Fprintf(w, "  client_id        %s\n", d.Client.ID)
 	fmt.Fprintf(w, "  client_secret    %s\n", d.Secret)

@@ -163,6 +163,22 @@ func TestServeCreatesDemoOnce(t *testing.T) {
 	_, out2, stop2 := serve(t, data)
 	stop2()
 	assert.NotContains(t, out2.String(), "client_secret", "credentials are printed once")
+	assert.Contains(t, out.String(), "DEMO: the secret below is live")
+	assert.Contains(t, out.String(), "--demo=false")
+}
+
+// TestServeWithoutDemo: the demo is easy to turn off (issue 14, low).
+func TestServeWithoutDemo(t *testing.T) {
+	data := t.TempDir()
+	_, out, stop := serve(t, data, "--demo=false")
+	stop()
+	assert.NotContains(t, out.String(), "client_secret")
+	db, err := sqlite.Open(context.Background(), filepath.Join(data, "tambua.db"))
+	require.NoError(t, err)
+	defer db.Close()
+	n, err := db.CountOrganisations(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, int64(0), n, "no demo organisation")
 }
 
 func TestServeTLS(t *testing.T) {

@@ -39,12 +39,16 @@ func init() {
 type webhookFlags struct {
 	data         dataLocation
 	allowPrivate *bool
+	// json is accepted for the admin commands' uniformity: the webhooks
+	// commands always print JSON.
+	json *bool
 }
 
 func newWebhookFlags(fs *flag.FlagSet, env *Env) webhookFlags {
 	return webhookFlags{
 		data:         dataFlag(fs, env),
 		allowPrivate: fs.Bool("allow-private", false, "allow URLs on loopback and private addresses (development; as serve --allow-private-webhooks)"),
+		json:         jsonFlag(fs),
 	}
 }
 
@@ -66,26 +70,14 @@ func (f webhookFlags) open(ctx context.Context) (backend, *webhook.Service, erro
 // parseWithID parses flags that may come before or after one positional
 // webhook id.
 func parseWithID(fs *flag.FlagSet, args []string) (string, error) {
-	var id string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		id, args = args[0], args[1:]
-	}
-	if err := Parse(fs, args); err != nil {
+	pos, err := parseArgs(fs, args, 1)
+	if err != nil {
 		return "", err
 	}
-	if id == "" && fs.NArg() > 0 {
-		id = fs.Arg(0)
-		if err := Parse(fs, fs.Args()[1:]); err != nil {
-			return "", err
-		}
-	}
-	if fs.NArg() > 0 {
-		return "", Usagef("unexpected argument %q", fs.Arg(0))
-	}
-	if id == "" {
+	if len(pos) == 0 {
 		return "", Usagef("give the webhook id")
 	}
-	return id, nil
+	return pos[0], nil
 }
 
 // webhookErr maps the caller's mistakes to exit status 2.
@@ -136,11 +128,8 @@ func runWebhooksCreate(ctx context.Context, env *Env, args []string) error {
 	minThreshold := fs.Float64("min-threshold", webhook.DefaultMinThreshold, "verification_check: minimum score in [0, 1]")
 	var headers headerList
 	fs.Var(&headers, "header", "custom header Name:Value (repeatable)")
-	if err := Parse(fs, args); err != nil {
+	if _, err := parseArgs(fs, args, 0); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return Usagef("unexpected argument %q", fs.Arg(0))
 	}
 	if *org <= 0 || *name == "" || *url == "" || *caFile == "" {
 		return Usagef("--org, --name, --url and --ca-file are required")
@@ -185,7 +174,7 @@ func runWebhooksList(ctx context.Context, env *Env, args []string) error {
 	fs := NewFlags(env, "webhooks list")
 	wf := newWebhookFlags(fs, env)
 	org := fs.Int64("org", 0, "organisation id (required)")
-	if err := Parse(fs, args); err != nil {
+	if _, err := parseArgs(fs, args, 0); err != nil {
 		return err
 	}
 	if *org <= 0 {
@@ -283,6 +272,9 @@ func runWebhooksLogs(ctx context.Context, env *Env, args []string) error {
 	}
 	if *format != "json" && *format != "csv" {
 		return Usagef("--format must be json or csv")
+	}
+	if *wf.json && *format == "csv" {
+		return Usagef("--json and --format csv exclude each other")
 	}
 	f, err := webhook.ParseLogFilter(*from, *to, *status, *event)
 	if err != nil {

@@ -94,6 +94,11 @@ func TestWebhooksCLI(t *testing.T) {
 		{[]string{"webhooks", "show", "wh_unknown"}, ExitBadInput, ""},
 		{[]string{"webhooks", "show"}, ExitBadInput, ""},
 		{[]string{"webhooks", "list"}, ExitBadInput, ""},
+		// --json is accepted (the output is JSON either way), anywhere.
+		{[]string{"webhooks", "show", w.ID, "--json"}, 0, `"has_secret": true`},
+		{[]string{"webhooks", "list", "--json", "--org", "1"}, 0, `"event_count": 2`},
+		{[]string{"webhooks", "logs", w.ID, "--json", "--format", "csv"}, ExitBadInput, ""},
+		{[]string{"webhooks", "show", w.ID, "extra"}, ExitBadInput, ""},
 	}
 	for _, s := range steps {
 		code, out, stderr := runWH(t, append(s.args, "--data", data)...)

@@ -33,6 +33,13 @@ type Query struct {
 	Want string `json:"want,omitempty"`
 }
 
+// Seeds of the query set. The matcher's constants were tuned on TuneSeed
+// only; HeldOutSeed is reported and tested, never tuned on.
+const (
+	TuneSeed    = 7
+	HeldOutSeed = 1124
+)
+
 // Listed variants, in the order reports print them.
 var ListedVariants = []string{"typo1", "typo2", "swap", "drop_middle", "diacritics", "translit"}
 
@@ -115,25 +122,21 @@ func perturb(rng *rand.Rand, words []string, variant string, person bool) (strin
 		if variant == "typo2" {
 			n = 2
 		}
+		// Misspellings happen in the letters of names of three letters
+		// or more (KIM, LEE), not in abbreviations such as S.A. or C.V.
+		// Each typo picks its word on its own, so both may land in one
+		// word, as they do when a name is keyed in twice as fast.
+		var idx []int
+		for i, t := range w {
+			if letterCount(t) >= 3 && !strings.Contains(t, ".") {
+				idx = append(idx, i)
+			}
+		}
+		if len(idx) == 0 {
+			return "", false
+		}
 		for k := 0; k < n; k++ {
-			// Misspellings happen in the letters of names, not in
-			// abbreviations such as S.A. or C.V.
-			var idx []int
-			for i, t := range w {
-				if letterCount(t) >= 4 {
-					idx = append(idx, i)
-				}
-			}
-			if len(idx) == 0 {
-				return "", false
-			}
-			// The second typo goes to another word when there is one.
 			i := idx[rng.Intn(len(idx))]
-			if k == 1 && len(idx) > 1 {
-				for i == lastTypo(w, words) {
-					i = idx[rng.Intn(len(idx))]
-				}
-			}
 			w[i] = typo(rng, w[i])
 		}
 	case "swap":
@@ -181,15 +184,6 @@ func perturb(rng *rand.Rand, words []string, variant string, person bool) (strin
 	return strings.Join(w, " "), true
 }
 
-func lastTypo(w, orig []string) int {
-	for i := range w {
-		if w[i] != orig[i] {
-			return i
-		}
-	}
-	return -1
-}
-
 const letters = "ABCDEFGHIJKLMNOPRSTUVWYZ"
 
 func letterCount(w string) int {
@@ -202,12 +196,13 @@ func letterCount(w string) int {
 	return n
 }
 
-// typo makes one realistic slip in a word, at a letter other than the
-// first.
+// typo makes one slip in a word: a substitution, deletion, insertion or
+// transposition at any letter, the first included (OCR and hurried
+// typing miss it too).
 func typo(rng *rand.Rand, word string) string {
 	r := []rune(word)
 	var at []int
-	for i := 1; i < len(r); i++ {
+	for i := 0; i < len(r); i++ {
 		if unicode.IsLetter(r[i]) {
 			at = append(at, i)
 		}
@@ -289,21 +284,28 @@ func translit(rng *rand.Rand, word string) (string, bool) {
 
 // Report is what the benchmark measured.
 type Report struct {
+	// Seed of the query set; HeldOut when it is not TuneSeed.
+	Seed            int64
+	HeldOut         bool
 	Entities, Names int
-	LoadTime        time.Duration
-	RSSBytes        int64
-	PeakRSSBytes    int64
-	Threshold       float64
-	Listed          int
-	TopHit          int
-	Ties            int
-	SamePerson      int
-	Found           int
-	ListedAlerts    int
-	Plain           int
-	PlainAlerts     int
-	ByVariant       map[string][2]int // variant -> [good, total]
-	P50, P99, Max   time.Duration
+	// IndexBytes is the live heap the index holds (the parsed lists
+	// not counted).
+	IndexBytes    int64
+	LoadTime      time.Duration
+	RSSBytes      int64
+	PeakRSSBytes  int64
+	Threshold     float64
+	Listed        int
+	TopHit        int
+	Ties          int
+	ScoreTies     int
+	SamePerson    int
+	Found         int
+	ListedAlerts  int
+	Plain         int
+	PlainAlerts   int
+	ByVariant     map[string][2]int // variant -> [good, total]
+	P50, P99, Max time.Duration
 	// BestP50... are over the least of three runs per name.
 	BestP50, BestP99, BestMax time.Duration
 	// CPUP50... are the screening thread's CPU time per name.
@@ -360,10 +362,10 @@ func run(ctx context.Context, idx *match.Index, ents []*lists.Entity, qs []Query
 		if alert {
 			r.ListedAlerts++
 		}
-		wantScore := -1.0
+		wantScore, wantRank := -1.0, 0
 		for _, h := range hits {
 			if key(h) == q.Want {
-				wantScore = h.Score
+				wantScore, wantRank = h.Score, h.Rank
 				break
 			}
 		}
@@ -374,10 +376,12 @@ func run(ctx context.Context, idx *match.Index, ents []*lists.Entity, qs []Query
 		case len(hits) > 0 && key(hits[0]) == q.Want:
 			r.TopHit++
 			vc[0]++
-		case (wantScore >= 0 && wantScore >= hits[0].Score) || (len(hits) > 0 && sameName(hits[0], wants[q.Want])):
-			// Another entity with the same score or the same listed
-			// name: the same person on two lists, or two listings of
-			// one name, which no screener can tell apart.
+		case wantRank == 1 || (len(hits) > 0 && sameName(hits[0], wants[q.Want])):
+			// Another entity listed under the same name, which the
+			// matcher ranks as one tie (or the top hit's name is one of
+			// the wanted entity's names): the same person on two lists,
+			// or two listings of one name, which no screener can tell
+			// apart.
 			r.TopHit++
 			r.Ties++
 			vc[0]++
@@ -388,6 +392,11 @@ func run(ctx context.Context, idx *match.Index, ents []*lists.Entity, qs []Query
 			r.SamePerson++
 			vc[0]++
 		default:
+			if wantScore >= 0 && wantScore >= hits[0].Score {
+				// The same score under another name: a miss, counted
+				// apart.
+				r.ScoreTies++
+			}
 			if len(r.Misses) < 200 {
 				top := "no hit"
 				if len(hits) > 0 {
@@ -490,10 +499,10 @@ func (r *Report) Print(w interface{ Write([]byte) (int, error) }) {
 		}
 		return 100 * float64(a) / float64(b)
 	}
-	fmt.Fprintf(w, "lists: %d entities, %d names; load %s; RSS %.1f MB (peak %.1f MB)\n",
-		r.Entities, r.Names, r.LoadTime.Round(time.Millisecond), float64(r.RSSBytes)/1e6, float64(r.PeakRSSBytes)/1e6)
-	fmt.Fprintf(w, "listed queries: %d; true entity top hit %.2f%% (%d ties on score or name, %d the same person on another list); found above floor %.2f%%; alert at %.2f %.2f%%\n",
-		r.Listed, pct(r.TopHit, r.Listed), r.Ties, r.SamePerson, pct(r.Found, r.Listed), r.Threshold, pct(r.ListedAlerts, r.Listed))
+	fmt.Fprintf(w, "lists: %d entities, %d names; load %s; index %.1f MB; RSS %.1f MB (peak %.1f MB)\n",
+		r.Entities, r.Names, r.LoadTime.Round(time.Millisecond), float64(r.IndexBytes)/1e6, float64(r.RSSBytes)/1e6, float64(r.PeakRSSBytes)/1e6)
+	fmt.Fprintf(w, "listed queries: %d; true entity top hit %.2f%% (%d ties on an identical name, %d the same person on another list; not counted: %d ties on score under another name); found above floor %.2f%%; alert at %.2f %.2f%%\n",
+		r.Listed, pct(r.TopHit, r.Listed), r.Ties, r.SamePerson, r.ScoreTies, pct(r.Found, r.Listed), r.Threshold, pct(r.ListedAlerts, r.Listed))
 	for _, v := range ListedVariants {
 		c := r.ByVariant[v]
 		fmt.Fprintf(w, "  %-12s top hit %6.2f%% of %d\n", v, pct(c[0], c[1]), c[1])

@@ -121,3 +121,99 @@ func (d *Dir) Delete(ctx context.Context, key string) error {
 	}
 	return nil
 }
+
+// RemoveOlder removes the files under prefix (a folder key, or "" for all)
+// last modified before t, and the folders that leaves empty. It returns how
+// many files it removed.
+func (d *Dir) RemoveOlder(ctx context.Context, prefix string, before time.Time) (int, error) {
+	return d.remove(ctx, prefix, func(name string, mod time.Time) bool { return mod.Before(before) })
+}
+
+// RemoveTemp removes the temporary files of writes a crash interrupted
+// (".put-*", which Put renames or removes itself) last modified before t.
+func (d *Dir) RemoveTemp(ctx context.Context, before time.Time) (int, error) {
+	return d.remove(ctx, "", func(name string, mod time.Time) bool {
+		return strings.HasPrefix(name, ".put-") && mod.Before(before)
+	})
+}
+
+// List returns the names directly under the folder key prefix.
+func (d *Dir) List(ctx context.Context, prefix string) ([]string, error) {
+	p, err := d.path(prefix)
+	if err != nil {
+		return nil, err
+	}
+	ents, err := os.ReadDir(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("files: %w", err)
+	}
+	out := make([]string, 0, len(ents))
+	for _, e := range ents {
+		out = append(out, e.Name())
+	}
+	return out, nil
+}
+
+// RemoveAll removes the folder key prefix and everything under it.
+func (d *Dir) RemoveAll(ctx context.Context, prefix string) error {
+	p, err := d.path(prefix)
+	if err != nil {
+		return err
+	}
+	if err := os.RemoveAll(p); err != nil {
+		return fmt.Errorf("files: %w", err)
+	}
+	return nil
+}
+
+func (d *Dir) remove(ctx context.Context, prefix string, drop func(name string, mod time.Time) bool) (int, error) {
+	root := d.root
+	if prefix != "" {
+		p, err := d.path(prefix)
+		if err != nil {
+			return 0, err
+		}
+		root = p
+	}
+	n := 0
+	var dirs []string
+	err := filepath.WalkDir(root, func(p string, e os.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if e.IsDir() {
+			if p != root {
+				dirs = append(dirs, p)
+			}
+			return nil
+		}
+		info, err := e.Info()
+		if err != nil || !info.Mode().IsRegular() || !drop(e.Name(), info.ModTime()) {
+			return nil
+		}
+		if err := os.Remove(p); err == nil {
+			n++
+		}
+		return nil
+	})
+	// Deepest first: a folder emptied by the removal of its children goes
+	// too; Remove fails on one that is not empty.
+	for i := len(dirs) - 1; i >= 0; i-- {
+		_ = os.Remove(dirs[i])
+	}
+	if err != nil {
+		return n, fmt.Errorf("files: %w", err)
+	}
+	return n, nil
+}
+
+var _ store.FileSweeper = (*Dir)(nil)

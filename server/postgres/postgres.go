@@ -203,10 +203,29 @@ func (db *DB) CountOrganisations(ctx context.Context) (int64, error) {
 	return n, err
 }
 
-// AddUnits changes the balance and records the change in the ledger.
+// AddUnits changes the balance and records the change in the ledger. A
+// debit may not take the balance below the units held by pending claims:
+// those verifications are running and will be debited when they finish.
 func (db *DB) AddUnits(ctx context.Context, orgID, n int64, reason string) (int64, error) {
 	var balance int64
 	err := db.tx(ctx, func(tx pgx.Tx) error {
+		if n < 0 {
+			// The organisation's row lock, as a claim takes it: no claim
+			// can add to the held units between this check and the debit.
+			org, err := lockOrganisation(ctx, tx, orgID)
+			if err != nil {
+				return err
+			}
+			var held int64
+			if err := tx.QueryRow(ctx, "SELECT COALESCE(SUM(units), 0) FROM verifications WHERE organisation_id = $1 AND state = 'pending'",
+				orgID).Scan(&held); err != nil {
+				return err
+			}
+			if held > 0 && org.Balance+n < held {
+				return fmt.Errorf("%w: %d units are held by running verifications; at most %d can be removed now",
+					store.ErrInsufficientUnits, held, max(0, org.Balance-held))
+			}
+		}
 		err := tx.QueryRow(ctx, "UPDATE organisations SET units_balance = units_balance + $1 WHERE id = $2 RETURNING units_balance", n, orgID).Scan(&balance)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
@@ -325,6 +344,18 @@ func (db *DB) ListWorkflows(ctx context.Context, clientID string) ([]store.Workf
 	return out, rows.Err()
 }
 
+// SetWorkflowRefreshToken replaces a workflow's refresh token.
+func (db *DB) SetWorkflowRefreshToken(ctx context.Context, id, token string) error {
+	tag, err := db.pool.Exec(ctx, "UPDATE workflows SET refresh_token = $1, updated_at = $2 WHERE id = $3", token, db.now(), id)
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return store.ErrNotFound
+	}
+	return nil
+}
+
 // UpdateWorkflow replaces definition, name and status, bumping the version.
 func (db *DB) UpdateWorkflow(ctx context.Context, w store.Workflow, events ...store.Event) (store.Workflow, error) {
 	def, err := json.Marshal(w.Definition)
@@ -362,9 +393,9 @@ func (db *DB) Verification(ctx context.Context, clientID, requestID string) (sto
 	var v store.Verification
 	var state, result, files string
 	var completed *time.Time
-	err := db.pool.QueryRow(ctx, `SELECT id, client_id, organisation_id, workflow_id, request_id, state, units, decision, result, files, created_at, completed_at
+	err := db.pool.QueryRow(ctx, `SELECT id, client_id, organisation_id, workflow_id, request_id, fingerprint, state, units, decision, result, files, created_at, completed_at
 		FROM verifications WHERE client_id = $1 AND request_id = $2`, clientID, requestID).
-		Scan(&v.ID, &v.ClientID, &v.OrganisationID, &v.WorkflowID, &v.RequestID, &state, &v.Units, &v.Decision, &result, &files, &v.CreatedAt, &completed)
+		Scan(&v.ID, &v.ClientID, &v.OrganisationID, &v.WorkflowID, &v.RequestID, &v.Fingerprint, &state, &v.Units, &v.Decision, &result, &files, &v.CreatedAt, &completed)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return v, store.ErrNotFound
 	}
@@ -417,8 +448,8 @@ func (db *DB) ClaimVerification(ctx context.Context, c store.Claim, events ...st
 			return store.ErrInsufficientUnits
 		}
 		now := db.now()
-		_, err = tx.Exec(ctx, `INSERT INTO verifications(id, client_id, organisation_id, workflow_id, request_id, state, units, created_at)
-			VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7)`, c.ID, c.ClientID, c.OrganisationID, c.WorkflowID, c.RequestID, c.Units, now)
+		_, err = tx.Exec(ctx, `INSERT INTO verifications(id, client_id, organisation_id, workflow_id, request_id, fingerprint, state, units, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8)`, c.ID, c.ClientID, c.OrganisationID, c.WorkflowID, c.RequestID, c.Fingerprint, c.Units, now)
 		switch pgCode(err) {
 		case codeUnique:
 			// The same (client, request id) from another organisation's
@@ -602,3 +633,13 @@ func (db *DB) VerificationCounts(ctx context.Context, orgID int64) (done, pendin
 		FROM verifications WHERE organisation_id = $1`, orgID).Scan(&done, &pending, &billed)
 	return
 }
+
+// VerificationStored reports whether a completed verification with this id
+// is stored (store.VerificationFinder).
+func (db *DB) VerificationStored(ctx context.Context, id string) (bool, error) {
+	var ok bool
+	err := db.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM verifications WHERE id = $1 AND state = 'done')", id).Scan(&ok)
+	return ok, err
+}
+
+var _ store.VerificationFinder = (*DB)(nil)

@@ -202,11 +202,15 @@ func (db *DB) PendingEvents(ctx context.Context, limit int) ([]webhook.OutboxEve
 func (db *DB) FanOut(ctx context.Context, ev webhook.OutboxEvent, ds []webhook.Delivery) error {
 	return db.tx(ctx, func(tx pgx.Tx) error {
 		for _, d := range ds {
+			target, err := targetJSON(d.Target)
+			if err != nil {
+				return err
+			}
 			if _, err := tx.Exec(ctx, `INSERT INTO webhook_deliveries (id, webhook_id, organisation_id, event_id,
-				event, body, status, attempts, next_attempt_at, created_at, updated_at)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, $10) ON CONFLICT (webhook_id, event_id) DO NOTHING`,
+				event, body, status, attempts, next_attempt_at, created_at, updated_at, target)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, $10, $11) ON CONFLICT (webhook_id, event_id) DO NOTHING`,
 				d.ID, d.WebhookID, d.OrganisationID, d.EventID, d.Event, d.Body, d.Status, d.NextAttemptAt,
-				d.CreatedAt, d.UpdatedAt); err != nil {
+				d.CreatedAt, d.UpdatedAt, target); err != nil {
 				return fmt.Errorf("postgres: fan out %s: %w", ev.EventID, err)
 			}
 		}
@@ -216,28 +220,90 @@ func (db *DB) FanOut(ctx context.Context, ev webhook.OutboxEvent, ds []webhook.D
 }
 
 const deliveryColumns = `id, webhook_id, organisation_id, event_id, event, body, status, attempts, next_attempt_at,
-	last_code, last_error, created_at, updated_at`
+	last_code, last_error, created_at, updated_at, target`
+
+// targetJSON is the stored form of a delivery's target; a zero target
+// (not copied) is stored as the empty string, as SQLite stores it.
+func targetJSON(t webhook.Target) (string, error) {
+	if t.URL == "" {
+		return "", nil
+	}
+	if t.Headers == nil {
+		t.Headers = []webhook.Header{}
+	}
+	b, err := json.Marshal(t)
+	return string(b), err
+}
 
 func scanDelivery(r pgx.Row) (webhook.Delivery, error) {
 	var d webhook.Delivery
+	var target string
 	err := r.Scan(&d.ID, &d.WebhookID, &d.OrganisationID, &d.EventID, &d.Event, &d.Body, &d.Status, &d.Attempts,
-		&d.NextAttemptAt, &d.LastCode, &d.LastError, &d.CreatedAt, &d.UpdatedAt)
+		&d.NextAttemptAt, &d.LastCode, &d.LastError, &d.CreatedAt, &d.UpdatedAt, &target)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return d, webhook.ErrNotFound
 	}
-	return d, err
+	if err != nil {
+		return d, err
+	}
+	if target != "" {
+		if err := json.Unmarshal([]byte(target), &d.Target); err != nil {
+			return d, fmt.Errorf("postgres: delivery %s target: %w", d.ID, err)
+		}
+	}
+	return d, nil
 }
 
-// ClaimDue leases the due deliveries of active webhooks. SKIP LOCKED lets
-// dispatchers of other replicas lease other rows at the same moment
-// instead of queueing behind this one.
-func (db *DB) ClaimDue(ctx context.Context, now, leaseUntil time.Time, limit int) ([]webhook.Delivery, error) {
-	rows, err := db.pool.Query(ctx, `UPDATE webhook_deliveries SET lease_until = $1
-		WHERE id IN (SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-			WHERE d.status IN ('pending', 'retrying') AND d.next_attempt_at <= $2
-			AND (d.lease_until IS NULL OR d.lease_until <= $2) AND w.status = 'active'
-			ORDER BY d.next_attempt_at, d.created_at LIMIT $3 FOR UPDATE OF d SKIP LOCKED)
-		RETURNING `+deliveryColumns, leaseUntil, now, limit)
+// claimDue leases, in one statement, per active webhook its earliest due
+// rows up to the room it has ($6 per webhook less its busy count from the
+// arrays $4/$5, at most $3; $6 = 0: no bound per webhook), then the
+// earliest $3 of those across webhooks. The LATERAL read walks index
+// webhook_deliveries_waiting a few rows per webhook; SKIP LOCKED there
+// lets dispatchers of other replicas lease other rows at the same moment
+// instead of queueing behind this one. Rows locked but not among the
+// earliest $3 are unlocked at the statement's commit, unleased.
+var claimDue = `WITH busy AS (SELECT * FROM unnest($4::text[], $5::int[]) AS b(webhook_id, n)),
+picked AS (
+	SELECT c.id, c.next_attempt_at, c.created_at FROM webhooks w
+	LEFT JOIN busy b ON b.webhook_id = w.id
+	CROSS JOIN LATERAL (
+		SELECT d.id, d.next_attempt_at, d.created_at FROM webhook_deliveries d
+		WHERE d.webhook_id = w.id AND d.status IN ('pending', 'retrying') AND d.next_attempt_at <= $2
+		AND (d.lease_until IS NULL OR d.lease_until <= $2)
+		ORDER BY d.next_attempt_at, d.created_at
+		LIMIT CASE WHEN $6::int > 0 THEN GREATEST(0, LEAST($3::int, $6::int - COALESCE(b.n, 0))) ELSE $3::int END
+		FOR UPDATE OF d SKIP LOCKED) c
+	WHERE w.status = 'active'
+	ORDER BY c.next_attempt_at, c.created_at LIMIT $3),
+leased AS (
+	UPDATE webhook_deliveries u SET lease_until = $1 FROM picked p WHERE u.id = p.id
+	RETURNING ` + qualified("u", deliveryColumns) + `)
+SELECT ` + deliveryColumns + ` FROM leased ORDER BY next_attempt_at, created_at, id`
+
+// qualified prefixes each of the comma-separated columns with table.
+func qualified(table, columns string) string {
+	cols := strings.Split(columns, ",")
+	for i, c := range cols {
+		cols[i] = table + "." + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
+}
+
+// ClaimDue leases due deliveries of active webhooks, at most c.Limit in
+// all and, per webhook, as many as c.PerWebhook leaves beside c.Busy,
+// earliest due first. The bound per webhook is the calling dispatcher's:
+// Busy counts its own deliveries in flight, not other replicas'.
+func (db *DB) ClaimDue(ctx context.Context, c webhook.Claim) ([]webhook.Delivery, error) {
+	if c.Limit <= 0 {
+		return nil, nil
+	}
+	ids := make([]string, 0, len(c.Busy))
+	ns := make([]int32, 0, len(c.Busy))
+	for id, n := range c.Busy {
+		ids = append(ids, id)
+		ns = append(ns, int32(min(n, 1<<30)))
+	}
+	rows, err := db.pool.Query(ctx, claimDue, c.LeaseUntil, c.Now, c.Limit, ids, ns, max(0, c.PerWebhook))
 	if err != nil {
 		return nil, err
 	}
@@ -251,6 +317,19 @@ func (db *DB) ClaimDue(ctx context.Context, now, leaseUntil time.Time, limit int
 		out = append(out, d)
 	}
 	return out, rows.Err()
+}
+
+// NextDue returns the earliest due time after now of an unleased waiting
+// delivery of an active webhook.
+func (db *DB) NextDue(ctx context.Context, now time.Time) (time.Time, bool, error) {
+	var at *time.Time
+	err := db.pool.QueryRow(ctx, `SELECT MIN(d.next_attempt_at) FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+		WHERE d.status IN ('pending', 'retrying') AND d.next_attempt_at > $1
+		AND (d.lease_until IS NULL OR d.lease_until <= $1) AND w.status = 'active'`, now).Scan(&at)
+	if err != nil || at == nil {
+		return time.Time{}, false, err
+	}
+	return *at, true, nil
 }
 
 // ReleaseLeases does nothing here: the leases in a shared database may

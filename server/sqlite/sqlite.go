@@ -207,10 +207,27 @@ func (db *DB) CountOrganisations(ctx context.Context) (int64, error) {
 	return n, err
 }
 
-// AddUnits changes the balance and records the change in the ledger.
+// AddUnits changes the balance and records the change in the ledger. A
+// debit may not take the balance below the units held by pending claims:
+// those verifications are running and will be debited when they finish.
 func (db *DB) AddUnits(ctx context.Context, orgID, n int64, reason string) (int64, error) {
 	var balance int64
 	err := db.tx(ctx, func(tx *sql.Tx) error {
+		if n < 0 {
+			var bal, held int64
+			err := tx.QueryRowContext(ctx, `SELECT o.units_balance, COALESCE((SELECT SUM(units) FROM verifications v
+				WHERE v.organisation_id = o.id AND v.state = 'pending'), 0) FROM organisations o WHERE o.id = ?`, orgID).Scan(&bal, &held)
+			if errors.Is(err, sql.ErrNoRows) {
+				return store.ErrNotFound
+			}
+			if err != nil {
+				return err
+			}
+			if held > 0 && bal+n < held {
+				return fmt.Errorf("%w: %d units are held by running verifications; at most %d can be removed now",
+					store.ErrInsufficientUnits, held, max(0, bal-held))
+			}
+		}
 		err := tx.QueryRowContext(ctx, "UPDATE organisations SET units_balance = units_balance + ? WHERE id = ? RETURNING units_balance", n, orgID).Scan(&balance)
 		if errors.Is(err, sql.ErrNoRows) {
 			return store.ErrNotFound
@@ -336,6 +353,18 @@ func (db *DB) ListWorkflows(ctx context.Context, clientID string) ([]store.Workf
 	return out, rows.Err()
 }
 
+// SetWorkflowRefreshToken replaces a workflow's refresh token.
+func (db *DB) SetWorkflowRefreshToken(ctx context.Context, id, token string) error {
+	res, err := db.w.ExecContext(ctx, "UPDATE workflows SET refresh_token = ?, updated_at = ? WHERE id = ?", token, db.stamp(), id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return store.ErrNotFound
+	}
+	return nil
+}
+
 // UpdateWorkflow replaces definition, name and status, bumping the version.
 func (db *DB) UpdateWorkflow(ctx context.Context, w store.Workflow, events ...store.Event) (store.Workflow, error) {
 	def, err := json.Marshal(w.Definition)
@@ -373,9 +402,9 @@ func (db *DB) Verification(ctx context.Context, clientID, requestID string) (sto
 	var v store.Verification
 	var state, result, files, created string
 	var completed sql.NullString
-	err := db.r.QueryRowContext(ctx, `SELECT id, client_id, organisation_id, workflow_id, request_id, state, units, decision, result, files, created_at, completed_at
+	err := db.r.QueryRowContext(ctx, `SELECT id, client_id, organisation_id, workflow_id, request_id, fingerprint, state, units, decision, result, files, created_at, completed_at
 		FROM verifications WHERE client_id = ? AND request_id = ?`, clientID, requestID).
-		Scan(&v.ID, &v.ClientID, &v.OrganisationID, &v.WorkflowID, &v.RequestID, &state, &v.Units, &v.Decision, &result, &files, &created, &completed)
+		Scan(&v.ID, &v.ClientID, &v.OrganisationID, &v.WorkflowID, &v.RequestID, &v.Fingerprint, &state, &v.Units, &v.Decision, &result, &files, &created, &completed)
 	if errors.Is(err, sql.ErrNoRows) {
 		return v, store.ErrNotFound
 	}
@@ -418,8 +447,8 @@ func (db *DB) ClaimVerification(ctx context.Context, c store.Claim, events ...st
 			return store.ErrInsufficientUnits
 		}
 		now := db.stamp()
-		_, err = tx.ExecContext(ctx, `INSERT INTO verifications(id, client_id, organisation_id, workflow_id, request_id, state, units, created_at)
-			VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`, c.ID, c.ClientID, c.OrganisationID, c.WorkflowID, c.RequestID, c.Units, now)
+		_, err = tx.ExecContext(ctx, `INSERT INTO verifications(id, client_id, organisation_id, workflow_id, request_id, fingerprint, state, units, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`, c.ID, c.ClientID, c.OrganisationID, c.WorkflowID, c.RequestID, c.Fingerprint, c.Units, now)
 		if isUnique(err) {
 			return store.ErrConflict
 		}
@@ -595,3 +624,13 @@ func (db *DB) VerificationCounts(ctx context.Context, orgID int64) (done, pendin
 		FROM verifications WHERE organisation_id = ?`, orgID, orgID).Scan(&done, &pending, &billed)
 	return
 }
+
+// VerificationStored reports whether a completed verification with this id
+// is stored (store.VerificationFinder).
+func (db *DB) VerificationStored(ctx context.Context, id string) (bool, error) {
+	var n int
+	err := db.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM verifications WHERE id = ? AND state = 'done'", id).Scan(&n)
+	return n > 0, err
+}
+
+var _ store.VerificationFinder = (*DB)(nil)

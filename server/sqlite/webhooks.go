@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -216,11 +217,15 @@ func (db *DB) PendingEvents(ctx context.Context, limit int) ([]webhook.OutboxEve
 func (db *DB) FanOut(ctx context.Context, ev webhook.OutboxEvent, ds []webhook.Delivery) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		for _, d := range ds {
+			target, err := targetJSON(d.Target)
+			if err != nil {
+				return err
+			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (id, webhook_id, organisation_id, event_id,
-				event, body, status, attempts, next_attempt_at, created_at, updated_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?) ON CONFLICT (webhook_id, event_id) DO NOTHING`,
+				event, body, status, attempts, next_attempt_at, created_at, updated_at, target)
+				VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?) ON CONFLICT (webhook_id, event_id) DO NOTHING`,
 				d.ID, d.WebhookID, d.OrganisationID, d.EventID, d.Event, d.Body, d.Status, ts(d.NextAttemptAt),
-				ts(d.CreatedAt), ts(d.UpdatedAt)); err != nil {
+				ts(d.CreatedAt), ts(d.UpdatedAt), target); err != nil {
 				return fmt.Errorf("sqlite: fan out %s: %w", ev.EventID, err)
 			}
 		}
@@ -230,45 +235,155 @@ func (db *DB) FanOut(ctx context.Context, ev webhook.OutboxEvent, ds []webhook.D
 }
 
 const deliveryColumns = `id, webhook_id, organisation_id, event_id, event, body, status, attempts, next_attempt_at,
-	last_code, last_error, created_at, updated_at`
+	last_code, last_error, created_at, updated_at, target`
+
+// targetJSON is the stored form of a delivery's target; a zero target
+// (not copied) is stored as the empty string.
+func targetJSON(t webhook.Target) (string, error) {
+	if t.URL == "" {
+		return "", nil
+	}
+	if t.Headers == nil {
+		t.Headers = []webhook.Header{}
+	}
+	b, err := json.Marshal(t)
+	return string(b), err
+}
 
 func scanDelivery(s scanner) (webhook.Delivery, error) {
 	var d webhook.Delivery
-	var next, created, updated string
+	var next, created, updated, target string
 	err := s.Scan(&d.ID, &d.WebhookID, &d.OrganisationID, &d.EventID, &d.Event, &d.Body, &d.Status, &d.Attempts,
-		&next, &d.LastCode, &d.LastError, &created, &updated)
+		&next, &d.LastCode, &d.LastError, &created, &updated, &target)
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, webhook.ErrNotFound
 	}
+	if err != nil {
+		return d, err
+	}
 	d.NextAttemptAt, d.CreatedAt, d.UpdatedAt = parseStamp(next), parseStamp(created), parseStamp(updated)
-	return d, err
+	if target != "" {
+		if err := json.Unmarshal([]byte(target), &d.Target); err != nil {
+			return d, fmt.Errorf("sqlite: delivery %s target: %w", d.ID, err)
+		}
+	}
+	return d, nil
 }
 
-// ClaimDue leases the due deliveries of active webhooks.
-func (db *DB) ClaimDue(ctx context.Context, now, leaseUntil time.Time, limit int) ([]webhook.Delivery, error) {
+// ClaimDue leases due deliveries of active webhooks, at most c.Limit in
+// all and, per webhook, as many as c.PerWebhook leaves beside c.Busy.
+//
+// It reads, per active webhook with room, only its earliest due rows
+// (index webhook_deliveries_waiting), so a claim costs a few rows per
+// webhook, not the whole backlog: the dispatcher claims whenever a
+// delivery finishes.
+func (db *DB) ClaimDue(ctx context.Context, c webhook.Claim) ([]webhook.Delivery, error) {
+	if c.Limit <= 0 {
+		return nil, nil
+	}
+	type cand struct {
+		id, at, created string
+	}
 	var out []webhook.Delivery
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		out = nil
-		rows, err := tx.QueryContext(ctx, `UPDATE webhook_deliveries SET lease_until = ?
-			WHERE id IN (SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-				WHERE d.status IN ('pending', 'retrying') AND d.next_attempt_at <= ?
-				AND (d.lease_until IS NULL OR d.lease_until <= ?) AND w.status = 'active'
-				ORDER BY d.next_attempt_at, d.created_at LIMIT ?)
-			RETURNING `+deliveryColumns, ts(leaseUntil), ts(now), ts(now), limit)
+		hooks, err := queryStrings(ctx, tx, `SELECT w.id FROM webhooks w WHERE w.status = 'active' AND EXISTS (
+			SELECT 1 FROM webhook_deliveries x WHERE x.webhook_id = w.id AND x.status IN ('pending', 'retrying')
+			AND x.next_attempt_at <= ?1 AND (x.lease_until IS NULL OR x.lease_until <= ?1))`, ts(c.Now))
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			d, err := scanDelivery(rows)
+		// Prepared once per claim: parsing SQL was most of a claim's cost.
+		sel, err := tx.PrepareContext(ctx, `SELECT id, next_attempt_at, created_at FROM webhook_deliveries
+				WHERE webhook_id = ?1 AND status IN ('pending', 'retrying') AND next_attempt_at <= ?2
+				AND (lease_until IS NULL OR lease_until <= ?2)
+				ORDER BY next_attempt_at, created_at LIMIT ?3`)
+		if err != nil {
+			return err
+		}
+		defer sel.Close()
+		var cands []cand
+		for _, h := range hooks {
+			room := c.Limit
+			if c.PerWebhook > 0 {
+				room = min(room, c.PerWebhook-c.Busy[h])
+			}
+			if room <= 0 {
+				continue
+			}
+			rows, err := sel.QueryContext(ctx, h, ts(c.Now), room)
+			if err != nil {
+				return err
+			}
+			for rows.Next() {
+				var k cand
+				if err := rows.Scan(&k.id, &k.at, &k.created); err != nil {
+					rows.Close()
+					return err
+				}
+				cands = append(cands, k)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+		}
+		// Earliest due first across webhooks (stamps sort as text).
+		sort.Slice(cands, func(i, j int) bool {
+			if cands[i].at != cands[j].at {
+				return cands[i].at < cands[j].at
+			}
+			return cands[i].created < cands[j].created
+		})
+		if len(cands) == 0 {
+			return nil
+		}
+		upd, err := tx.PrepareContext(ctx, `UPDATE webhook_deliveries SET lease_until = ? WHERE id = ? RETURNING `+deliveryColumns)
+		if err != nil {
+			return err
+		}
+		defer upd.Close()
+		for _, k := range cands[:min(len(cands), c.Limit)] {
+			d, err := scanDelivery(upd.QueryRowContext(ctx, ts(c.LeaseUntil), k.id))
 			if err != nil {
 				return err
 			}
 			out = append(out, d)
 		}
-		return rows.Err()
+		return nil
 	})
 	return out, err
+}
+
+// queryStrings returns the first column of a query's rows.
+func queryStrings(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// NextDue returns the earliest due time after now of an unleased waiting
+// delivery of an active webhook.
+func (db *DB) NextDue(ctx context.Context, now time.Time) (time.Time, bool, error) {
+	var at sql.NullString
+	err := db.r.QueryRowContext(ctx, `SELECT MIN(d.next_attempt_at) FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+		WHERE d.status IN ('pending', 'retrying') AND d.next_attempt_at > ?1
+		AND (d.lease_until IS NULL OR d.lease_until <= ?1) AND w.status = 'active'`, ts(now)).Scan(&at)
+	if err != nil || !at.Valid {
+		return time.Time{}, false, err
+	}
+	return parseStamp(at.String), true, nil
 }
 
 // ReleaseLeases frees every lease.

@@ -65,6 +65,10 @@ type Claim struct {
 	WorkflowID     string
 	RequestID      string
 	Units          int64
+	// Fingerprint identifies the request (requestFingerprint): a later
+	// request with the same request id replays the stored result only
+	// when its fingerprint and workflow are the same.
+	Fingerprint string
 }
 
 // Verification is a completed, stored verification.
@@ -75,6 +79,7 @@ type Verification struct {
 	WorkflowID     string
 	RequestID      string
 	Units          int64
+	Fingerprint    string
 	Decision       string
 	// Result is the response body as it was first returned.
 	Result json.RawMessage
@@ -129,9 +134,14 @@ type Store interface {
 	// the outbox in the same transaction.
 	UpdateWorkflow(ctx context.Context, w Workflow, events ...Event) (Workflow, error)
 	ListWorkflows(ctx context.Context, clientID string) ([]Workflow, error)
+	// SetWorkflowRefreshToken replaces a workflow's refresh token (and
+	// nothing else: UpdateWorkflow never writes it, so an edit cannot
+	// bring back a rotated token).
+	SetWorkflowRefreshToken(ctx context.Context, id, token string) error
 
 	// Verification returns the stored verification of (client, request id):
-	// ErrNotFound when there is none, ErrPending while one is running.
+	// ErrNotFound when there is none, ErrPending while one is running (the
+	// returned value then has its workflow and fingerprint filled in).
 	Verification(ctx context.Context, clientID, requestID string) (Verification, error)
 	// ClaimVerification reserves units for c in one transaction: it returns
 	// ErrInsufficientUnits when the balance less the units held by pending
@@ -171,4 +181,25 @@ type FileStore interface {
 	Open(ctx context.Context, key string) (io.ReadSeekCloser, time.Time, error)
 	// Delete removes a file; a missing one is not an error.
 	Delete(ctx context.Context, key string) error
+}
+
+// FileSweeper is what a FileStore needs for the server to expire and clean
+// up files (server/files.Dir has it). A store without it keeps everything.
+type FileSweeper interface {
+	// RemoveOlder removes the files under the folder key prefix last
+	// modified before t.
+	RemoveOlder(ctx context.Context, prefix string, before time.Time) (int, error)
+	// RemoveTemp removes temporary files of interrupted writes last
+	// modified before t.
+	RemoveTemp(ctx context.Context, before time.Time) (int, error)
+	// List returns the names directly under the folder key prefix.
+	List(ctx context.Context, prefix string) ([]string, error)
+	// RemoveAll removes the folder key prefix and everything under it.
+	RemoveAll(ctx context.Context, prefix string) error
+}
+
+// VerificationFinder reports whether a verification with this
+// idv_unique_id is stored (completed). server/sqlite.DB has it.
+type VerificationFinder interface {
+	VerificationStored(ctx context.Context, id string) (bool, error)
 }

@@ -153,11 +153,14 @@ type Attempt struct {
 
 // Retryable reports whether a failed attempt may be tried again: 5xx,
 // timeouts and connection errors are; 4xx, TLS verification failures and
-// refused addresses are not.
+// refused addresses are not. A 3xx is not retried either: redirects are
+// not followed (they would leave the address and TLS checks behind), and
+// the same request to the same URL would be redirected again, so like a
+// 4xx it is the receiver's configuration that must change.
 func (a Attempt) Retryable() bool {
 	switch a.Kind {
 	case KindHTTPError:
-		return a.StatusCode >= 500 || a.StatusCode < 400
+		return a.StatusCode >= 500
 	case KindTimeout, KindConnect:
 		return true
 	}

@@ -16,6 +16,11 @@ import (
 // Store, so a process killed mid-retry resumes where it stopped when the
 // next one starts (receivers deduplicate on event_id: a delivery whose
 // attempt was in flight at the kill is sent again).
+//
+// Deliveries never wait for one another: Run starts each due delivery as
+// soon as its webhook and the dispatcher have room, and wakes when the
+// next retry is due. A slow receiver fills only its own share
+// (PerWebhook, and one slot while its last attempt timed out).
 type Dispatcher struct {
 	Store  Store
 	Sender *Sender
@@ -26,8 +31,12 @@ type Dispatcher struct {
 	// notify_email.
 	AlertTo string
 	Logger  *slog.Logger
-	// Workers bounds concurrent deliveries (4 when zero).
+	// Workers bounds concurrent deliveries overall (DefaultWorkers when
+	// zero).
 	Workers int
+	// PerWebhook bounds concurrent deliveries to one webhook
+	// (DefaultPerWebhook when zero).
+	PerWebhook int
 	// Poll is the longest wait between two passes (1 s when zero).
 	Poll time.Duration
 	// Metrics, when set, count attempts and final statuses.
@@ -41,6 +50,18 @@ type Dispatcher struct {
 	wakeOnce sync.Once
 	wake     chan struct{}
 }
+
+// Concurrency defaults. An attempt mostly waits on the network (a goroutine
+// and one TLS connection each), so the overall bound is generous: other
+// webhooks wait only when DefaultWorkers/DefaultPerWebhook receivers (64)
+// hang at once on their first attempts; after its first timeout a webhook
+// keeps one slot, so it then takes DefaultWorkers hanging receivers. Four
+// per webhook keeps a fast receiver's backlog moving (measured with
+// `tambua bench webhooks`) without flooding it.
+const (
+	DefaultWorkers    = 256
+	DefaultPerWebhook = 4
+)
 
 func (d *Dispatcher) now() time.Time {
 	if d.Now != nil {
@@ -70,8 +91,34 @@ func (d *Dispatcher) Notify() {
 	}
 }
 
+func (d *Dispatcher) limits() (workers, perWebhook int) {
+	workers, perWebhook = d.Workers, d.PerWebhook
+	if workers <= 0 {
+		workers = DefaultWorkers
+	}
+	if perWebhook <= 0 {
+		perWebhook = DefaultPerWebhook
+	}
+	return workers, min(workers, perWebhook)
+}
+
+// lease is how long a claimed delivery is kept from other workers: longer
+// than the longest attempt, so a live worker never loses its delivery.
+func (d *Dispatcher) lease(now time.Time) time.Time {
+	return now.Add(2*d.Sender.timeout() + time.Minute)
+}
+
+// finished is what a delivery goroutine reports back to Run.
+type finished struct {
+	webhookID string
+	timedOut  bool
+}
+
 // Run delivers until ctx ends. It first frees the leases a killed process
-// may have left, so its deliveries resume at once.
+// may have left, so its deliveries resume at once. Each claimed delivery
+// runs on its own goroutine, and fan-out on another; Run claims again
+// whenever a delivery finishes, a fan-out pass ends, the next retry falls
+// due, or Poll passes.
 func (d *Dispatcher) Run(ctx context.Context) error {
 	if err := d.Store.ReleaseLeases(ctx); err != nil {
 		return fmt.Errorf("webhook: releasing leases: %w", err)
@@ -80,51 +127,140 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	if poll <= 0 {
 		poll = time.Second
 	}
-	for {
-		if err := d.Step(ctx); err != nil && ctx.Err() == nil {
-			d.log().Error("webhook dispatcher pass", "err", err)
+	workers, perWebhook := d.limits()
+	inflight := map[string]int{}
+	slow := map[string]bool{} // webhooks whose last attempt timed out
+	total := 0
+	done := make(chan finished, workers)
+	var wg sync.WaitGroup
+	defer wg.Wait() // in-flight attempts end with ctx
+	finish := func(f finished) {
+		total--
+		if inflight[f.webhookID]--; inflight[f.webhookID] <= 0 {
+			delete(inflight, f.webhookID)
 		}
-		t := time.NewTimer(poll)
+		if f.timedOut {
+			slow[f.webhookID] = true
+		} else {
+			delete(slow, f.webhookID)
+		}
+	}
+	// The outbox is fanned out on its own goroutine, on a notify and at
+	// least once per poll: fan-out may wait (a reviewer mail to a slow
+	// SMTP server), and claims and retries must not wait with it. Each
+	// pass that ends signals fanned, so new deliveries are claimed at once.
+	fanned := make(chan struct{}, 1)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			if err := d.fanOut(ctx); err != nil && ctx.Err() == nil {
+				d.log().Error("webhook dispatcher fan-out", "err", err)
+			}
+			select {
+			case fanned <- struct{}{}:
+			default:
+			}
+			t := time.NewTimer(poll)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-d.wakeCh():
+			case <-t.C:
+			}
+			t.Stop()
+		}
+	}()
+	for {
+		wait := poll
+		if free := workers - total; free > 0 && ctx.Err() == nil {
+			busy := make(map[string]int, len(inflight)+len(slow))
+			for id, n := range inflight {
+				busy[id] = n
+			}
+			for id := range slow {
+				// A receiver that timed out gets one attempt at a time
+				// until it answers again: its in-flight attempts plus
+				// the share it is denied fill all but one slot.
+				busy[id] += perWebhook - 1
+			}
+			now := d.now()
+			due, err := d.Store.ClaimDue(ctx, Claim{Now: now, LeaseUntil: d.lease(now), Limit: free, PerWebhook: perWebhook, Busy: busy})
+			if err != nil && ctx.Err() == nil {
+				d.log().Error("webhook dispatcher claim", "err", err)
+			}
+			for _, dl := range due {
+				total++
+				inflight[dl.WebhookID]++
+				wg.Add(1)
+				go func(dl Delivery) {
+					defer wg.Done()
+					timedOut, err := d.deliver(ctx, dl)
+					if err != nil && ctx.Err() == nil {
+						d.log().Error("webhook delivery", "delivery_id", dl.ID, "err", err)
+					}
+					done <- finished{webhookID: dl.WebhookID, timedOut: timedOut}
+				}(dl)
+			}
+			// Wake when the next waiting delivery falls due. One due now
+			// but not claimed waits for room, which a finish signals, so
+			// only later due times count: a backlog held back by a slow
+			// receiver must not hide another webhook's retry.
+			if at, ok, err := d.Store.NextDue(ctx, d.now()); err == nil && ok {
+				if until := at.Sub(d.now()); until > 0 && until < wait {
+					wait = until
+				}
+			}
+		}
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
+			// done holds a slot per in-flight delivery, so their
+			// goroutines end without anyone reading it.
 			t.Stop()
 			return nil
-		case <-d.wakeCh():
-			t.Stop()
+		case <-fanned:
+		case f := <-done:
+			finish(f)
 		case <-t.C:
+		}
+		t.Stop()
+		// Take every other finish already reported before claiming again.
+		for drained := false; !drained; {
+			select {
+			case f := <-done:
+				finish(f)
+			default:
+				drained = true
+			}
 		}
 	}
 }
 
 // Step runs one pass: fan out pending events, then send every delivery
-// due now and wait for the attempts to be recorded.
+// due now and wait for the attempts to be recorded. Tests and the bench
+// use it to move a fake clock between passes; Run does not wait.
 func (d *Dispatcher) Step(ctx context.Context) error {
 	if err := d.fanOut(ctx); err != nil {
 		return err
 	}
-	workers := d.Workers
-	if workers <= 0 {
-		workers = 4
-	}
+	workers, perWebhook := d.limits()
 	for {
 		now := d.now()
-		// The lease outlives the longest attempt, so a live worker never
-		// loses its delivery to another.
-		due, err := d.Store.ClaimDue(ctx, now, now.Add(2*d.Sender.timeout()+time.Minute), 64)
+		due, err := d.Store.ClaimDue(ctx, Claim{Now: now, LeaseUntil: d.lease(now), Limit: workers, PerWebhook: perWebhook})
 		if err != nil {
 			return err
 		}
 		if len(due) == 0 {
 			return nil
 		}
-		sem := make(chan struct{}, workers)
 		var wg sync.WaitGroup
 		for _, dl := range due {
-			sem <- struct{}{}
 			wg.Add(1)
 			go func(dl Delivery) {
-				defer func() { <-sem; wg.Done() }()
-				if err := d.deliver(ctx, dl); err != nil {
+				defer wg.Done()
+				if _, err := d.deliver(ctx, dl); err != nil {
 					d.log().Error("webhook delivery", "delivery_id", dl.ID, "err", err)
 				}
 			}(dl)
@@ -221,24 +357,32 @@ func (d *Dispatcher) deliveriesFor(ev OutboxEvent, ws []Webhook, wf WorkflowSett
 	ds := make([]Delivery, len(subscribed))
 	for i, w := range subscribed {
 		ds[i] = Delivery{ID: NewDeliveryID(), WebhookID: w.ID, OrganisationID: ev.OrganisationID, EventID: ev.EventID,
-			Event: ev.Event, Body: body, Status: DeliveryPending, NextAttemptAt: now, CreatedAt: now, UpdatedAt: now}
+			Event: ev.Event, Body: body, Target: TargetOf(w), Status: DeliveryPending, NextAttemptAt: now, CreatedAt: now, UpdatedAt: now}
 	}
 	return ds, nil
 }
 
-// deliver makes one attempt of dl and records it.
-func (d *Dispatcher) deliver(ctx context.Context, dl Delivery) error {
+// deliver makes one attempt of dl and records it. timedOut reports an
+// attempt that ran out of time.
+func (d *Dispatcher) deliver(ctx context.Context, dl Delivery) (timedOut bool, err error) {
 	w, err := d.Store.Webhook(ctx, dl.WebhookID)
 	if err != nil {
-		return err
+		return false, err
 	}
-	a := d.Sender.Do(ctx, Request{URL: w.URL, Method: w.Method, CAPEM: w.CACertificate, Secret: w.Secret,
-		Event: dl.Event, WebhookID: w.ID, DeliveryID: dl.ID, Headers: w.Headers, Body: dl.Body})
+	// The delivery goes where the webhook pointed when it was queued: an
+	// edit does not change pending deliveries (the spec).
+	t := dl.Target
+	if t.URL == "" {
+		t = TargetOf(w) // queued before targets were stored
+	}
+	a := d.Sender.Do(ctx, Request{URL: t.URL, Method: t.Method, CAPEM: t.CACertificate, Secret: t.Secret,
+		Event: dl.Event, WebhookID: w.ID, DeliveryID: dl.ID, Headers: t.Headers, Body: dl.Body})
 	if ctx.Err() != nil {
 		// Shutting down: the lease lapses and the attempt is made again by
 		// the next process, which is what a kill would do anyway.
-		return ctx.Err()
+		return false, ctx.Err()
 	}
+	timedOut = a.Kind == KindTimeout
 	now := d.now()
 	dl.Attempts++
 	dl.LastCode = a.StatusCode
@@ -271,7 +415,7 @@ func (d *Dispatcher) deliver(ctx context.Context, dl Delivery) error {
 	}
 	res, err := d.Store.RecordAttempt(ctx, rec, events)
 	if err != nil {
-		return err
+		return timedOut, err
 	}
 	d.Metrics.observe(a, dl.Status, res.Paused)
 	d.log().Info("webhook attempt", "webhook_id", w.ID, "delivery_id", dl.ID, "event", dl.Event,
@@ -279,7 +423,7 @@ func (d *Dispatcher) deliver(ctx context.Context, dl Delivery) error {
 	if res.Paused {
 		d.notifyPaused(ctx, res.Webhook, now)
 	}
-	return nil
+	return timedOut, nil
 }
 
 func (d *Dispatcher) notifyPaused(ctx context.Context, w Webhook, now time.Time) {

@@ -74,6 +74,16 @@ func TestNoSignatureWithoutSecret(t *testing.T) {
 	assert.Empty(t, rc.requests()[0].Header.Get("X-Service-Signature"))
 }
 
+func TestRetryDelay(t *testing.T) {
+	// The spec: delays 0, 2, 4 s, "2 to the power of the attempt number".
+	for _, tc := range []struct {
+		failed int
+		want   time.Duration
+	}{{0, 0}, {1, 2 * time.Second}, {2, 4 * time.Second}, {3, 8 * time.Second}} {
+		assert.Equal(t, tc.want, webhook.RetryDelay(tc.failed), "after %d failed attempts", tc.failed)
+	}
+}
+
 func TestRetrySchedule(t *testing.T) {
 	e := newEnv(t)
 	rc := newReceiver(t, always(503))
@@ -92,14 +102,14 @@ func TestRetrySchedule(t *testing.T) {
 	e.clock.Advance(time.Millisecond)
 	e.step(t)
 	require.Len(t, rc.requests(), 2)
-	e.clock.Advance(1999 * time.Millisecond)
+	e.clock.Advance(3999 * time.Millisecond)
 	e.step(t)
-	require.Len(t, rc.requests(), 2, "the third attempt waits 2 s more")
+	require.Len(t, rc.requests(), 2, "the third attempt waits 4 s more")
 	e.clock.Advance(time.Millisecond)
 	e.step(t)
 	reqs := rc.requests()
 	require.Len(t, reqs, 3)
-	assert.Equal(t, []time.Duration{0, 2 * time.Second, 4 * time.Second},
+	assert.Equal(t, []time.Duration{0, 2 * time.Second, 6 * time.Second},
 		[]time.Duration{reqs[0].At.Sub(start), reqs[1].At.Sub(start), reqs[2].At.Sub(start)})
 	// Every attempt carries the same delivery id and the same bytes.
 	assert.Equal(t, reqs[0].Header.Get("X-Delivery-ID"), reqs[2].Header.Get("X-Delivery-ID"))
@@ -154,6 +164,7 @@ func TestNoRetry(t *testing.T) {
 		wantKind string
 	}{
 		{name: "4xx", status: 422},
+		{name: "3xx is not followed and not retried", status: 307},
 		{name: "tls verification failure", status: 200, wrongCA: true},
 	}
 	for _, tc := range tests {
@@ -252,35 +263,57 @@ func TestInactiveWebhookGetsNothing(t *testing.T) {
 }
 
 // TestEditDoesNotDisturbPendingDeliveries: a retrying delivery keeps its
-// id, payload and schedule across an edit, and its next attempt uses the
-// edited URL.
+// id, payload, schedule and target across an edit (the spec: "editing does
+// not affect pending deliveries"); events queued after the edit use the
+// edited URL, secret and headers.
 func TestEditDoesNotDisturbPendingDeliveries(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	broken := newReceiver(t, always(502))
-	fixed := newReceiver(t, always(200))
-	w := e.hook(t, broken, "k", webhook.EventUnitsDepleted)
+	old := newReceiver(t, func(n int) int {
+		if n == 1 {
+			return 502
+		}
+		return 200
+	})
+	edited := newReceiver(t, always(200))
+	w := e.hook(t, old, "k1", webhook.EventUnitsDepleted)
+	w.Headers = []webhook.Header{{Name: "X-Version", Value: "1", Enabled: true}}
+	require.NoError(t, e.db.UpdateWebhook(ctx, w))
 	e.emit(t, webhook.EventUnitsDepleted, map[string]any{"current_balance": 0})
 	e.step(t)
-	require.Len(t, broken.requests(), 1)
+	require.Len(t, old.requests(), 1)
 
-	w.URL = fixed.URL + "/v2"
-	w.CACertificate = fixed.CAPEM
+	w.URL = edited.URL + "/v2"
+	w.CACertificate = edited.CAPEM
+	w.Secret = "k2"
+	w.Headers = []webhook.Header{{Name: "X-Version", Value: "2", Enabled: true}}
 	w.Name = "renamed"
 	require.NoError(t, e.db.UpdateWebhook(ctx, w))
 	e.step(t)
-	assert.Empty(t, fixed.requests(), "the schedule is unchanged: not before 2 s")
+	assert.Len(t, old.requests(), 1, "the schedule is unchanged: not before 2 s")
 	e.clock.Advance(2 * time.Second)
 	e.step(t)
-	got := fixed.requests()
-	require.Len(t, got, 1)
-	first := broken.requests()[0]
-	assert.Equal(t, first.Header.Get("X-Delivery-ID"), got[0].Header.Get("X-Delivery-ID"))
-	assert.Equal(t, first.Body, got[0].Body)
+	assert.Empty(t, edited.requests(), "the pending delivery is not redirected by the edit")
+	got := old.requests()
+	require.Len(t, got, 2)
+	assert.Equal(t, got[0].Header.Get("X-Delivery-ID"), got[1].Header.Get("X-Delivery-ID"))
+	assert.Equal(t, got[0].Body, got[1].Body)
+	assert.Equal(t, "1", got[1].Header.Get("X-Version"))
+	require.NoError(t, webhook.Verify("k1", got[1].Body, got[1].Header.Get("X-Service-Signature")))
 	ds, err := e.db.Deliveries(ctx, w.ID, 0)
 	require.NoError(t, err)
 	assert.Equal(t, webhook.DeliverySuccess, ds[0].Status)
 	assert.Equal(t, 2, ds[0].Attempts)
+
+	// An event after the edit goes where the webhook now points.
+	e.emit(t, webhook.EventUnitsDepleted, map[string]any{"current_balance": 0})
+	e.step(t)
+	fresh := edited.requests()
+	require.Len(t, fresh, 1)
+	assert.Equal(t, "/v2", fresh[0].Path)
+	assert.Equal(t, "2", fresh[0].Header.Get("X-Version"))
+	require.NoError(t, webhook.Verify("k2", fresh[0].Body, fresh[0].Header.Get("X-Service-Signature")))
+	assert.Len(t, old.requests(), 2)
 }
 
 // TestFailureNoticesDoNotChain: two failing webhooks subscribed to

@@ -49,6 +49,19 @@ var forbiddenPrefixes = []struct {
 	{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},
 	{netip.MustParsePrefix("100::/64"), "discard-only"},
 	{netip.MustParsePrefix("2001:db8::/32"), "documentation"},
+	{netip.MustParsePrefix("3fff::/20"), "documentation"},
+	// Addresses that tunnel to an IPv4 address, whose relay or
+	// translator may reach inside networks: no webhook receiver needs
+	// them, so they are refused whole rather than judged by the IPv4
+	// address they carry (issue 14).
+	{netip.MustParsePrefix("::/96"), "IPv4-compatible (deprecated)"},
+	{netip.MustParsePrefix("2002::/16"), "6to4"},
+	{netip.MustParsePrefix("2001::/32"), "Teredo"},
+	{netip.MustParsePrefix("64:ff9b:1::/48"), "local-use NAT64"},
+	{netip.MustParsePrefix("fec0::/10"), "site-local (deprecated)"},
+	{netip.MustParsePrefix("2001:2::/48"), "benchmarking"},
+	{netip.MustParsePrefix("2001:10::/28"), "ORCHID"},
+	{netip.MustParsePrefix("5f00::/16"), "segment routing"},
 }
 
 // ForbiddenReason says why ip must not be called, or "" when it is a

@@ -53,6 +53,7 @@ func identity(tb testing.TB) *webhook.Identity {
 // got is one request a receiver saw.
 type got struct {
 	Method     string
+	Path       string
 	Header     http.Header
 	Body       []byte
 	ClientCert *x509.Certificate
@@ -71,6 +72,12 @@ type receiver struct {
 	status func(n int) int
 	delay  time.Duration
 	clock  func() time.Time
+	// hold, when set, keeps every request waiting until it is closed or
+	// the caller gives up: a receiver that hangs.
+	hold chan struct{}
+	// open counts requests being answered; peak is the most at once
+	// since the last resetPeak.
+	open, peak int
 }
 
 func newReceiver(tb testing.TB, status func(n int) int) *receiver {
@@ -79,20 +86,33 @@ func newReceiver(tb testing.TB, status func(n int) int) *receiver {
 	rc.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		rc.mu.Lock()
-		g := got{Method: r.Method, Header: r.Header.Clone(), Body: body, At: rc.clock()}
+		g := got{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, At: rc.clock()}
 		if r.TLS != nil && len(r.TLS.PeerCertificates) > 0 {
 			g.ClientCert = r.TLS.PeerCertificates[0]
 		}
 		rc.reqs = append(rc.reqs, g)
 		n := len(rc.reqs)
-		delay := rc.delay
+		delay, hold := rc.delay, rc.hold
 		code := 200
 		if rc.status != nil {
 			code = rc.status(n)
 		}
+		rc.open++
+		rc.peak = max(rc.peak, rc.open)
 		rc.mu.Unlock()
+		defer func() {
+			rc.mu.Lock()
+			rc.open--
+			rc.mu.Unlock()
+		}()
 		if delay > 0 {
 			time.Sleep(delay)
+		}
+		if hold != nil {
+			select {
+			case <-hold:
+			case <-r.Context().Done():
+			}
 		}
 		w.WriteHeader(code)
 		_, _ = w.Write([]byte(`{"ok":true}`))
@@ -111,6 +131,16 @@ func (rc *receiver) requests() []got {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	return append([]got(nil), rc.reqs...)
+}
+
+// resetPeak starts a new count of concurrent requests and returns the
+// previous peak.
+func (rc *receiver) resetPeak() int {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	p := rc.peak
+	rc.peak = rc.open
+	return p
 }
 
 func (rc *receiver) setStatus(f func(n int) int) {

@@ -222,7 +222,8 @@ func (s *Service) List(ctx context.Context, org int64) ([]Summary, error) {
 }
 
 // Update edits a webhook. The type cannot change; pending deliveries keep
-// their payload and schedule and are sent with the edited settings.
+// their payload, schedule and target (URL, method, CA, secret, headers as
+// they were when queued): the spec says an edit does not affect them.
 func (s *Service) Update(ctx context.Context, org int64, id string, in Input) (Webhook, error) {
 	w, err := s.Get(ctx, org, id)
 	if err != nil {

@@ -26,13 +26,20 @@ const (
 // MaxAttempts is the number of attempts of one delivery.
 const MaxAttempts = 3
 
-// RetryDelay is the wait after the n-th failed attempt. The schedule is
-// attempts at 0, 2 and 4 s: each retry 2 s after the attempt before it
-// ended, so a receiver that fails fast sees exactly that, and one that
-// times out (30 s) is not hit again before it has had 2 s to recover.
+// RetryDelay is the wait after the n-th failed attempt: 2^n seconds, the
+// spec's "delay is 2 to the power of the attempt number" with its listed
+// delays 0, 2, 4 s (none before the first attempt, 2 s before the second,
+// 4 s before the third). A receiver that fails fast therefore sees attempts
+// at 0, 2 and 6 s. The wait runs from the end of the failed attempt, so one
+// that timed out (30 s) still gets the whole wait to recover.
 func RetryDelay(failedAttempts int) time.Duration {
-	_ = failedAttempts // the same wait after every failure
-	return 2 * time.Second
+	if failedAttempts < 1 {
+		return 0
+	}
+	if failedAttempts > 10 {
+		failedAttempts = 10 // MaxAttempts is 3; bound the shift anyway
+	}
+	return time.Duration(1<<failedAttempts) * time.Second
 }
 
 // Delivery is one event on its way to one webhook.
@@ -43,7 +50,12 @@ type Delivery struct {
 	EventID        string
 	Event          string
 	// Body is the exact payload; every attempt sends these bytes.
-	Body          []byte
+	Body []byte
+	// Target is where and how the delivery is sent, copied from the
+	// webhook when the delivery was queued: an edit of the webhook does not
+	// change its pending deliveries. Zero for deliveries queued before
+	// targets were stored; those use the webhook's current settings.
+	Target        Target
 	Status        string
 	Attempts      int
 	NextAttemptAt time.Time
@@ -51,6 +63,21 @@ type Delivery struct {
 	LastError     string
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
+}
+
+// Target is the part of a webhook a delivery is sent with.
+type Target struct {
+	URL           string   `json:"url"`
+	Method        string   `json:"method"`
+	CACertificate string   `json:"ca_certificate"`
+	Secret        string   `json:"secret"`
+	Headers       []Header `json:"headers"`
+}
+
+// TargetOf returns the settings of w that a delivery is sent with.
+func TargetOf(w Webhook) Target {
+	return Target{URL: w.URL, Method: w.Method, CACertificate: w.CACertificate, Secret: w.Secret,
+		Headers: append([]Header(nil), w.Headers...)}
 }
 
 // LogEntry is one attempt in a webhook's delivery log.
@@ -103,6 +130,19 @@ type AttemptRecord struct {
 	Log      LogEntry
 }
 
+// Claim selects deliveries to lease.
+type Claim struct {
+	Now, LeaseUntil time.Time
+	// Limit bounds the number of deliveries claimed.
+	Limit int
+	// PerWebhook bounds, per webhook, Busy plus the deliveries claimed;
+	// zero means no bound.
+	PerWebhook int
+	// Busy is the capacity each webhook already uses (deliveries in
+	// flight, and the share a slow webhook is denied).
+	Busy map[string]int
+}
+
 // Result of RecordAttempt.
 type Recorded struct {
 	Webhook Webhook
@@ -119,7 +159,8 @@ type Store interface {
 	Webhook(ctx context.Context, id string) (Webhook, error)
 	ListWebhooks(ctx context.Context, orgID int64) ([]Webhook, error)
 	// UpdateWebhook replaces the editable fields (not type, status or
-	// counters). Pending deliveries keep their payload and schedule.
+	// counters). Pending deliveries keep their payload, schedule and
+	// target.
 	UpdateWebhook(ctx context.Context, w Webhook) error
 	// SetWebhookStatus moves a webhook to status; moving to active resets
 	// the count of consecutive failures.
@@ -133,9 +174,14 @@ type Store interface {
 	// out, in one transaction. A delivery that already exists (same
 	// webhook and event) is kept as it is.
 	FanOut(ctx context.Context, ev OutboxEvent, ds []Delivery) error
-	// ClaimDue leases up to limit deliveries that are due at now and whose
-	// webhook is active, until leaseUntil, so no other worker takes them.
-	ClaimDue(ctx context.Context, now, leaseUntil time.Time, limit int) ([]Delivery, error)
+	// ClaimDue leases the deliveries c selects (due, unleased, of an
+	// active webhook, within the bounds per webhook and overall) until
+	// c.LeaseUntil, so no other worker takes them. Earliest due first.
+	ClaimDue(ctx context.Context, c Claim) ([]Delivery, error)
+	// NextDue returns when the earliest waiting delivery of an active
+	// webhook, unleased at now, falls due after now; ok is false when
+	// there is none.
+	NextDue(ctx context.Context, now time.Time) (at time.Time, ok bool, err error)
 	// ReleaseLeases frees every lease (at start: this process owns none).
 	ReleaseLeases(ctx context.Context) error
 	// RecordAttempt stores an attempt: the delivery's new state, the log

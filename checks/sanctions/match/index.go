@@ -1,7 +1,9 @@
 package match
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/tambua/tambua/checks/sanctions/lists"
@@ -20,12 +22,27 @@ type Index struct {
 
 	delIdx  map[string][]int32 // one-deletion variants -> tokens
 	phonIdx map[string][]int32 // phonetic key -> tokens
+	// del2 holds the two-deletion variants of tokens of five letters or
+	// more, by hash, sorted: with the query's own deletions it finds
+	// tokens two typos away (SRPCAE for SPACE) that share neither a
+	// one-deletion variant nor a phonetic key. Hashes keep it a flat
+	// array of 16-byte entries instead of a map of strings; a collision
+	// only adds a candidate that tokenSim then rejects.
+	del2 []delEntry
+	// short1 maps the one-deletion variants of three-letter tokens to
+	// them: ADB for ABD, CUO for CAO are one slip apart but share no
+	// key of delIdx, which holds short tokens only as they are.
+	short1 map[string][]int32
 
 	aliasEnt    []int32
 	aliasToks   [][]int32
 	aliasName   []string
 	aliasWeight []float32
-	aliasComp   []bool // the listed name has a legal-form suffix
+	// aliasBound is the least total weight score can give the name
+	// (middle names discounted, see middleNameWeight), for the pruning
+	// bound.
+	aliasBound []float32
+	aliasComp  []bool // the listed name has a legal-form suffix
 
 	// unknownWeight is the weight of a query token the lists never use:
 	// as rare as the rarest listed token.
@@ -57,7 +74,7 @@ const (
 
 // New builds the index. Entities are kept by reference.
 func New(ents []*lists.Entity) *Index {
-	x := &Index{ents: ents, tokID: map[string]int32{}, delIdx: map[string][]int32{}, phonIdx: map[string][]int32{}}
+	x := &Index{ents: ents, tokID: map[string]int32{}, delIdx: map[string][]int32{}, short1: map[string][]int32{}, phonIdx: map[string][]int32{}}
 	df := []int32{}
 	class := []tokenClass{}
 	for ei, e := range ents {
@@ -111,10 +128,31 @@ func New(ents []*lists.Entity) *Index {
 		for _, d := range deletions(t) {
 			x.delIdx[d] = append(x.delIdx[d], int32(id))
 		}
+		if len(t) == 3 {
+			for i := range 3 {
+				d := t[:i] + t[i+1:]
+				if !slices.Contains(x.short1[d], int32(id)) {
+					x.short1[d] = append(x.short1[d], int32(id))
+				}
+			}
+		}
+		if len(t) >= del2MinLen {
+			for _, h := range deletions2(t) {
+				x.del2 = append(x.del2, delEntry{h: h, id: int32(id)})
+			}
+		}
 		if p := x.tokPhon[id]; len(p) >= 2 {
 			x.phonIdx[p] = append(x.phonIdx[p], int32(id))
 		}
 	}
+	slices.SortFunc(x.del2, func(a, b delEntry) int {
+		if c := cmp.Compare(a.h, b.h); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	x.del2 = slices.CompactFunc(x.del2, func(a, b delEntry) bool { return a == b })
+	x.del2 = slices.Clip(x.del2)
 	x.unknownWeight = float32(math.Log(1+n) / norm)
 	x.aliasWeight = make([]float32, len(x.aliasToks))
 	for a, ids := range x.aliasToks {
@@ -123,6 +161,15 @@ func New(ents []*lists.Entity) *Index {
 			s += x.tokWeight[id]
 		}
 		x.aliasWeight[a] = s
+	}
+	x.aliasBound = slices.Clone(x.aliasWeight)
+	for a, ids := range x.aliasToks {
+		if ents[x.aliasEnt[a]].Kind != lists.Person {
+			continue
+		}
+		for j := 1; j < min(len(ids), maxTokens)-1; j++ {
+			x.aliasBound[a] -= (1 - middleNameWeight) * x.tokWeight[ids[j]]
+		}
 	}
 	x.pool.New = func() any {
 		return &scratch{acc: make([]float32, len(x.aliasEnt)), mask: make([]uint32, len(x.aliasEnt)), estamp: make([]uint32, len(x.ents)), ebest: make([]int32, len(x.ents)), stamp: make([]uint32, len(x.aliasEnt)), tstamp: make([]uint32, len(x.tokText))}
@@ -150,6 +197,55 @@ func deletions(t string) []string {
 		out = append(out, d)
 	}
 	return out
+}
+
+// del2MinLen is the shortest token whose two-deletion variants are
+// indexed: a four-letter word less two letters blocks on everything.
+const del2MinLen = 5
+
+type delEntry struct {
+	h  uint64
+	id int32
+}
+
+// hashBytes is FNV-1a, written out so that it does not allocate.
+func hashBytes(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+// deletions2 returns the hashes of the token's two-character deletions.
+func deletions2(t string) []uint64 {
+	var out []uint64
+	var buf [64]byte
+	for i := 0; i < len(t); i++ {
+		if i > 0 && t[i] == t[i-1] {
+			continue
+		}
+		for k := i + 1; k < len(t); k++ {
+			if k > i+1 && t[k] == t[k-1] {
+				continue
+			}
+			d := append(append(append(buf[:0], t[:i]...), t[i+1:k]...), t[k+1:]...)
+			out = append(out, hashBytes(d))
+		}
+	}
+	return out
+}
+
+// del2Lookup returns the tokens one of whose two-deletion variants has
+// hash h.
+func (x *Index) del2Lookup(h uint64) []delEntry {
+	i, _ := slices.BinarySearchFunc(x.del2, h, func(e delEntry, h uint64) int { return cmp.Compare(e.h, h) })
+	j := i
+	for j < len(x.del2) && x.del2[j].h == h {
+		j++
+	}
+	return x.del2[i:j]
 }
 
 // weight returns the weight of a query token: its listed weight when the

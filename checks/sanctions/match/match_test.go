@@ -215,3 +215,60 @@ func FuzzScreen(f *testing.F) {
 		}
 	})
 }
+
+// TestScreenSlips holds the matcher to the misses the issue names: two
+// typos in one short word, a slip in a three-letter word, a dropped
+// middle name, and identical names ranked as one tie.
+func TestScreenSlips(t *testing.T) {
+	idx := New([]*lists.Entity{
+		{ID: "1", List: lists.OFACSDN, Kind: lists.Organization, Name: "IRAN SPACE AGENCY"},
+		{ID: "2", List: lists.OFACSDN, Kind: lists.Person, Name: "CHO, Chun-ryong"},
+		{ID: "3", List: lists.OFACSDN, Kind: lists.Person, Name: "SONE, Aung Pyae"},
+		{ID: "5", List: lists.OFACSDN, Kind: lists.Person, Name: "KIM, Song"},
+		{ID: "6", List: lists.OFACSDN, Kind: lists.Person, Name: "KIM, Song"},
+		{ID: "7", List: lists.OFACSDN, Kind: lists.Person, Name: "AL-MASRI, Abd Al-Aziz"},
+		{ID: "8", List: lists.OFACSDN, Kind: lists.Person, Name: "KIM, Song Il"},
+	})
+	tests := []struct {
+		query, wantID string
+	}{
+		{"IRAN SRPCAE AGENCY", "1"}, // SPACE, two typos: found by two-deletion variants
+		{"Chun-ryong CUO", "2"},     // CHO, one slip in three letters
+		{"Chun-ryong COH", "2"},     // a swap of adjacent letters
+		{"Song KIM", "5"},           // two listings of one name: a tie
+	}
+	for _, tc := range tests {
+		t.Run(tc.query, func(t *testing.T) {
+			hits := idx.Screen(tc.query, Options{})
+			if len(hits) == 0 || hits[0].Entity.ID != tc.wantID {
+				t.Fatalf("hits %+v, want entity %s first", hits, tc.wantID)
+			}
+		})
+	}
+	// The middle name PYAE left out costs half its weight: 0.83 without
+	// the discount.
+	if hits := idx.Screen("Aung SONE", Options{}); len(hits) == 0 || hits[0].Entity.ID != "3" || hits[0].Score < 0.89 {
+		t.Errorf("dropped middle name: %+v", hits)
+	}
+	hits := idx.Screen("Song KIM", Options{})
+	if len(hits) < 3 || hits[0].Rank != 1 || hits[1].Rank != 1 || hits[1].Entity.ID != "6" || hits[2].Rank != 3 {
+		t.Errorf("identical names not one tie: %+v", hits)
+	}
+}
+
+func TestTokenSimShort(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want float64
+	}{
+		{"ADB", "ABD", transposedSim}, // Jaro-Winkler alone: 0.60
+		{"CUO", "CHO", tokenFloor},    // one substitution in three letters
+		{"HUN", "SUN", tokenFloor},
+		{"OIB", "BIO", 0}, // two slips in three letters: another word
+	}
+	for _, tc := range tests {
+		if got := tokenSim(token{text: tc.a, phon: phonetic(tc.a)}, tc.b, phonetic(tc.b)); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("tokenSim(%s, %s) = %.4f, want %.4f", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

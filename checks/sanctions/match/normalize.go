@@ -3,10 +3,14 @@
 // honorifics, company suffixes, Arabic particles), aligns the tokens of the
 // query with those of each listed name using Jaro-Winkler similarity and
 // phonetic keys, weights tokens by their rarity in the lists, and scores
-// coverage of both names, adjusted by date of birth and nationality. An
-// index over token deletions and phonetic keys finds the candidates, so a
-// query scores only the names that share a near-identical token with it.
-// Every hit carries the score pieces that produced it.
+// coverage of both names and their whole-name similarity, adjusted by
+// date of birth and nationality. An index over character deletion
+// variants of the tokens (up to two per side, so two typos in a word are
+// found; three-letter words by their one-letter deletions) and over
+// phonetic keys finds the candidates, so a query scores only the names
+// that share a near token with it. Entities listed under an identical
+// name with the same score share a rank. Every hit carries the score
+// pieces that produced it.
 package match
 
 import (

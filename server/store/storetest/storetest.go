@@ -52,6 +52,9 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Workflows", testWorkflows},
 		{"WorkflowEventsShareTheTransaction", testWorkflowEvents},
 		{"Claims", testClaims},
+		{"Fingerprint", testFingerprint},
+		{"DebitKeepsHeldUnits", testDebitHeld},
+		{"RefreshToken", testRefreshToken},
 		{"ClaimEventsShareTheTransaction", testClaimEvents},
 		{"CompleteVerification", testComplete},
 		{"FailedCompletionChangesNothing", testCompleteRollback},
@@ -367,6 +370,88 @@ func testClaims(t *testing.T, s store.Store) {
 	assert.ErrorIs(t, s.ClaimVerification(ctx, missing), store.ErrNotFound, "unknown organisation")
 }
 
+// testFingerprint: the claim's fingerprint and workflow are returned with
+// ErrPending while it runs and with the stored result after; a store with
+// store.VerificationFinder finds only completed verifications.
+func testFingerprint(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	org, c := Fixture(t, s, 10)
+	a := claimFor(org, c, "a", 1)
+	a.Fingerprint = "3f2a"
+	require.NoError(t, s.ClaimVerification(ctx, a))
+	v, err := s.Verification(ctx, c.ID, "a")
+	require.ErrorIs(t, err, store.ErrPending)
+	assert.Equal(t, "3f2a", v.Fingerprint)
+	assert.Equal(t, "wf", v.WorkflowID)
+	finder, _ := s.(store.VerificationFinder)
+	if finder != nil {
+		ok, err := finder.VerificationStored(ctx, a.ID)
+		require.NoError(t, err)
+		assert.False(t, ok, "a pending claim is not stored")
+	}
+	_, err = s.CompleteVerification(ctx, completion(a, `{}`), nil)
+	require.NoError(t, err)
+	v, err = s.Verification(ctx, c.ID, "a")
+	require.NoError(t, err)
+	assert.Equal(t, "3f2a", v.Fingerprint, "kept by the completion")
+
+	b := claimFor(org, c, "b", 1)
+	require.NoError(t, s.ClaimVerification(ctx, b))
+	_, err = s.CompleteVerification(ctx, completion(b, `{}`), nil)
+	require.NoError(t, err)
+	v, err = s.Verification(ctx, c.ID, "b")
+	require.NoError(t, err)
+	assert.Empty(t, v.Fingerprint, "none given, none stored")
+
+	if finder != nil {
+		ok, err := finder.VerificationStored(ctx, a.ID)
+		require.NoError(t, err)
+		assert.True(t, ok)
+		ok, err = finder.VerificationStored(ctx, idv.NewID())
+		require.NoError(t, err)
+		assert.False(t, ok)
+	}
+}
+
+// testDebitHeld: an administrative debit may not take the balance below
+// the units pending claims hold.
+func testDebitHeld(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	org, c := Fixture(t, s, 10)
+	a := claimFor(org, c, "a", 6)
+	require.NoError(t, s.ClaimVerification(ctx, a))
+	_, err := s.AddUnits(ctx, org.ID, -5, "refund")
+	assert.ErrorIs(t, err, store.ErrInsufficientUnits, "10-5 is below the 6 held")
+	bal, err := s.AddUnits(ctx, org.ID, -4, "refund")
+	require.NoError(t, err)
+	assert.EqualValues(t, 6, bal, "down to what is held")
+	bal, err = s.CompleteVerification(ctx, completion(a, `{}`), nil)
+	require.NoError(t, err)
+	assert.Zero(t, bal, "the running verification is still paid for")
+	_, err = s.AddUnits(ctx, org.ID+1000, -1, "nobody")
+	assert.ErrorIs(t, err, store.ErrNotFound)
+}
+
+// testRefreshToken: SetWorkflowRefreshToken replaces the token alone, and
+// UpdateWorkflow never writes it back.
+func testRefreshToken(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	_, c := Fixture(t, s, 0)
+	w := newWorkflow(c, "Onboarding")
+	require.NoError(t, s.CreateWorkflow(ctx, w))
+	require.NoError(t, s.SetWorkflowRefreshToken(ctx, w.ID, "rt-new"))
+	got, err := s.Workflow(ctx, w.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "rt-new", got.RefreshToken)
+	assert.EqualValues(t, 1, got.Version, "not an edit of the definition")
+	_, err = s.UpdateWorkflow(ctx, w) // w still carries the old token
+	require.NoError(t, err)
+	got, err = s.Workflow(ctx, w.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "rt-new", got.RefreshToken, "an edit cannot bring back a rotated token")
+	assert.ErrorIs(t, s.SetWorkflowRefreshToken(ctx, "nope", "x"), store.ErrNotFound)
+}
+
 func testClaimEvents(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	org, c := Fixture(t, s, 10)
@@ -450,27 +535,14 @@ func testCompleteRollback(t *testing.T, s store.Store) {
 	org, c := Fixture(t, s, 4)
 	b := claimFor(org, c, "b", 4)
 	require.NoError(t, s.ClaimVerification(ctx, b, event(org.ID, "verification.started")))
-	// The balance falls meanwhile (an administrator's refund), so the
-	// debit would take it below zero.
+	// An administrator's refund cannot take the held units away, so the
+	// debit at completion cannot fail for want of units
+	// (DebitKeepsHeldUnits).
 	_, err := s.AddUnits(ctx, org.ID, -1, "refund")
-	require.NoError(t, err)
-	_, err = s.CompleteVerification(ctx, completion(b, `{}`), func(store.Organisation, int64) []store.Event {
-		return []store.Event{event(org.ID, "verification.completed")}
-	})
-	require.Error(t, err)
-	o, err := s.Organisation(ctx, org.ID)
-	require.NoError(t, err)
-	assert.EqualValues(t, 3, o.Balance, "no debit")
-	assert.Equal(t, []string{"verification.started"}, eventNames(allEvents(t, s)), "no event")
-	_, err = s.Verification(ctx, c.ID, "b")
-	assert.ErrorIs(t, err, store.ErrPending, "the claim is still pending")
-	used, err := s.UnitsUsedSince(ctx, org.ID, time.Now().Add(-time.Hour))
-	require.NoError(t, err)
-	assert.Zero(t, used, "no ledger row")
+	require.ErrorIs(t, err, store.ErrInsufficientUnits)
 
-	// An event that cannot be written undoes the completion too.
-	_, err = s.AddUnits(ctx, org.ID, 1, "back")
-	require.NoError(t, err)
+	// An event that cannot be written undoes the completion: no debit, no
+	// event, no ledger row, the claim still pending.
 	taken := allEvents(t, s)[0].EventID
 	_, err = s.CompleteVerification(ctx, completion(b, `{}`), func(store.Organisation, int64) []store.Event {
 		e := event(org.ID, "verification.completed")
@@ -478,10 +550,15 @@ func testCompleteRollback(t *testing.T, s store.Store) {
 		return []store.Event{e}
 	})
 	require.Error(t, err)
-	o, _ = s.Organisation(ctx, org.ID)
-	assert.EqualValues(t, 4, o.Balance)
+	o, err := s.Organisation(ctx, org.ID)
+	require.NoError(t, err)
+	assert.EqualValues(t, 4, o.Balance, "no debit")
+	assert.Equal(t, []string{"verification.started"}, eventNames(allEvents(t, s)), "no event")
 	_, err = s.Verification(ctx, c.ID, "b")
-	assert.ErrorIs(t, err, store.ErrPending)
+	assert.ErrorIs(t, err, store.ErrPending, "the claim is still pending")
+	used, err := s.UnitsUsedSince(ctx, org.ID, time.Now().Add(-time.Hour))
+	require.NoError(t, err)
+	assert.Zero(t, used, "no ledger row")
 	bal, err := s.CompleteVerification(ctx, completion(b, `{}`), nil)
 	require.NoError(t, err)
 	assert.Zero(t, bal)

@@ -31,6 +31,9 @@ func RunWebhooks(t *testing.T, open func(t *testing.T) WebhookBackend) {
 		{"CRUD", testWebhookCRUD},
 		{"FanOutOnce", testFanOut},
 		{"LeasesAreExclusive", testLeases},
+		{"ClaimBounds", testClaimBounds},
+		{"NextDue", testNextDue},
+		{"DeliveriesKeepTheirTarget", testTargets},
 		{"AttemptsAndAutoPause", testAttempts},
 		{"LogsAndStats", testLogs},
 	}
@@ -165,7 +168,7 @@ func testLeases(t *testing.T, s WebhookBackend) {
 		go func() {
 			defer wg.Done()
 			for {
-				got, err := s.ClaimDue(ctx, now.Add(time.Second), now.Add(time.Minute), 7)
+				got, err := s.ClaimDue(ctx, webhook.Claim{Now: now.Add(time.Second), LeaseUntil: now.Add(time.Minute), Limit: 7})
 				if err != nil {
 					t.Error(err)
 					return
@@ -186,16 +189,146 @@ func testLeases(t *testing.T, s WebhookBackend) {
 	for id, n := range seen {
 		assert.Equal(t, 1, n, id)
 	}
-	again, err := s.ClaimDue(ctx, now.Add(2*time.Second), now.Add(time.Minute), 100)
+	again, err := s.ClaimDue(ctx, webhook.Claim{Now: now.Add(2 * time.Second), LeaseUntil: now.Add(time.Minute), Limit: 100})
 	require.NoError(t, err)
 	assert.Empty(t, again, "leased rows are not due until the lease lapses")
-	lapsed, err := s.ClaimDue(ctx, now.Add(2*time.Minute), now.Add(3*time.Minute), 100)
+	lapsed, err := s.ClaimDue(ctx, webhook.Claim{Now: now.Add(2 * time.Minute), LeaseUntil: now.Add(3 * time.Minute), Limit: 100})
 	require.NoError(t, err)
 	assert.Len(t, lapsed, 40, "a dead holder's leases lapse")
 	require.NoError(t, s.ReleaseLeases(ctx))
-	notYet, err := s.ClaimDue(ctx, now.Add(-time.Second), now.Add(time.Minute), 100)
+	notYet, err := s.ClaimDue(ctx, webhook.Claim{Now: now.Add(-time.Second), LeaseUntil: now.Add(time.Minute), Limit: 100})
 	require.NoError(t, err)
 	assert.Empty(t, notYet, "not due before next_attempt_at")
+}
+
+// testClaimBounds: a claim takes the earliest due deliveries first across
+// webhooks, at most Limit in all and, per webhook, PerWebhook less what
+// Busy says that webhook already has in flight.
+func testClaimBounds(t *testing.T, s WebhookBackend) {
+	ctx := context.Background()
+	org, c := Fixture(t, s, 0)
+	a := newHook(t, s, org.ID, true)
+	b := newHook(t, s, org.ID, true)
+	t0 := time.Now().Add(-time.Hour).Truncate(time.Millisecond)
+	due := map[string]time.Time{}
+	// a's deliveries fall due at t0, t0+2s, t0+4s, t0+6s; b's at t0+1s,
+	// t0+3s, t0+5s, t0+7s.
+	for i, ev := range emit(t, s, org, c, 8) {
+		w := a
+		if i%2 == 1 {
+			w = b
+		}
+		d := delivery(w, ev, t0.Add(time.Duration(i)*time.Second))
+		due[d.ID] = d.NextAttemptAt
+		require.NoError(t, s.FanOut(ctx, ev, []webhook.Delivery{d}))
+	}
+	now := t0.Add(time.Minute)
+	lease := now.Add(time.Minute)
+	claim := func(c webhook.Claim) []webhook.Delivery {
+		t.Helper()
+		c.Now, c.LeaseUntil = now, lease
+		got, err := s.ClaimDue(ctx, c)
+		require.NoError(t, err)
+		return got
+	}
+	count := func(ds []webhook.Delivery) map[string]int {
+		n := map[string]int{}
+		for _, d := range ds {
+			n[d.WebhookID]++
+		}
+		return n
+	}
+	assert.Empty(t, claim(webhook.Claim{Limit: 0}), "a zero limit claims nothing")
+	assert.Empty(t, claim(webhook.Claim{Limit: 5, PerWebhook: 2, Busy: map[string]int{a.ID: 2, b.ID: 3}}),
+		"no room on either webhook (Busy may exceed the bound)")
+
+	got := claim(webhook.Claim{Limit: 10, PerWebhook: 2, Busy: map[string]int{a.ID: 1}})
+	assert.Equal(t, map[string]int{a.ID: 1, b.ID: 2}, count(got), "a has one slot left, b two")
+	for i := 1; i < len(got); i++ {
+		assert.False(t, due[got[i].ID].Before(due[got[i-1].ID]), "earliest due first")
+	}
+	require.Len(t, got, 3)
+	assert.True(t, due[got[0].ID].Equal(t0), "a's earliest")
+	assert.True(t, got[0].NextAttemptAt.Equal(t0))
+
+	got = claim(webhook.Claim{Limit: 2})
+	require.Len(t, got, 2, "no bound per webhook: Limit alone")
+	assert.Equal(t, map[string]int{a.ID: 2}, count(got), "a's t0+2s and t0+4s come before b's t0+5s")
+	assert.True(t, due[got[0].ID].Equal(t0.Add(2*time.Second)))
+	assert.True(t, due[got[1].ID].Equal(t0.Add(4*time.Second)))
+
+	got = claim(webhook.Claim{Limit: 10, PerWebhook: 1})
+	assert.Equal(t, map[string]int{a.ID: 1, b.ID: 1}, count(got), "one each")
+	got = claim(webhook.Claim{Limit: 10})
+	require.Len(t, got, 1, "a's four are leased; b's last is left")
+	assert.True(t, due[got[0].ID].Equal(t0.Add(7*time.Second)))
+	assert.Empty(t, claim(webhook.Claim{Limit: 10}), "all eight leased")
+}
+
+func testNextDue(t *testing.T, s WebhookBackend) {
+	ctx := context.Background()
+	org, c := Fixture(t, s, 0)
+	w := newHook(t, s, org.ID, true)
+	paused := newHook(t, s, org.ID, false)
+	now := time.Now().Truncate(time.Millisecond)
+	_, ok, err := s.NextDue(ctx, now)
+	require.NoError(t, err)
+	assert.False(t, ok, "nothing waiting")
+	evs := emit(t, s, org, c, 3)
+	require.NoError(t, s.FanOut(ctx, evs[0], []webhook.Delivery{delivery(w, evs[0], now.Add(-time.Second))}))
+	require.NoError(t, s.FanOut(ctx, evs[1], []webhook.Delivery{delivery(w, evs[1], now.Add(5*time.Second)),
+		delivery(paused, evs[1], now.Add(2*time.Second))}))
+	require.NoError(t, s.FanOut(ctx, evs[2], []webhook.Delivery{delivery(w, evs[2], now.Add(9*time.Second))}))
+	at, ok, err := s.NextDue(ctx, now)
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.True(t, at.Equal(now.Add(5*time.Second)), "the earliest after now of an active webhook, got %v", at)
+	// Leasing the t+5s delivery (as a dispatcher claiming at t+6s does)
+	// leaves the t+9s one.
+	got, err := s.ClaimDue(ctx, webhook.Claim{Now: now.Add(6 * time.Second), LeaseUntil: now.Add(time.Minute), Limit: 10})
+	require.NoError(t, err)
+	require.Len(t, got, 2, "the overdue one and the t+5s one")
+	at, ok, err = s.NextDue(ctx, now)
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.True(t, at.Equal(now.Add(9*time.Second)), "leased rows are not waiting, got %v", at)
+}
+
+// testTargets: a delivery keeps the webhook's settings it was queued with;
+// one queued without them (before targets were stored) has none.
+func testTargets(t *testing.T, s WebhookBackend) {
+	ctx := context.Background()
+	org, c := Fixture(t, s, 0)
+	w := newHook(t, s, org.ID, true)
+	now := time.Now()
+	evs := emit(t, s, org, c, 2)
+	with := delivery(w, evs[0], now)
+	with.Target = webhook.TargetOf(w)
+	without := delivery(w, evs[1], now)
+	require.NoError(t, s.FanOut(ctx, evs[0], []webhook.Delivery{with}))
+	require.NoError(t, s.FanOut(ctx, evs[1], []webhook.Delivery{without}))
+	edited := w
+	edited.URL, edited.Secret, edited.Headers = "https://elsewhere.example.com/in", "s2", nil
+	require.NoError(t, s.UpdateWebhook(ctx, edited))
+
+	want := webhook.Target{URL: "https://hooks.example.com/in", Method: "POST", CACertificate: "pem", Secret: "s",
+		Headers: []webhook.Header{{Name: "X-A", Value: "1"}}}
+	got, err := s.Delivery(ctx, with.ID)
+	require.NoError(t, err)
+	assert.Equal(t, want, got.Target, "an edit does not change a queued delivery")
+	got, err = s.Delivery(ctx, without.ID)
+	require.NoError(t, err)
+	assert.Zero(t, got.Target)
+	claimed, err := s.ClaimDue(ctx, webhook.Claim{Now: now.Add(time.Second), LeaseUntil: now.Add(time.Minute), Limit: 10})
+	require.NoError(t, err)
+	require.Len(t, claimed, 2)
+	for _, d := range claimed {
+		if d.ID == with.ID {
+			assert.Equal(t, want, d.Target, "a claim returns the target")
+		} else {
+			assert.Zero(t, d.Target)
+		}
+	}
 }
 
 func attempt(d webhook.Delivery, status string, at time.Time) webhook.AttemptRecord {

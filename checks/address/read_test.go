@@ -1,0 +1,151 @@
+package address
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/testkit/bills"
+)
+
+// pages is a PDF of n pages, each saying one line of text.
+func pages(n int, text string) []byte {
+	kids := make([]string, n)
+	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>", "", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"}
+	for i := 0; i < n; i++ {
+		content := fmt.Sprintf("BT /F1 12 Tf 72 720 Td (%s) Tj ET", text)
+		objs = append(objs, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content))
+		objs = append(objs, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", len(objs)))
+		kids[i] = fmt.Sprintf("%d 0 R", len(objs))
+	}
+	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), n)
+	return bills.PDF(objs, "")
+}
+
+func TestReadRefuses(t *testing.T) {
+	encrypted := bills.PDF([]string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count 0 >>",
+		"<< /Filter /Standard /V 1 /R 2 /O (0123456789abcdef0123456789abcdef) /U (0123456789abcdef0123456789abcdef) /P -4 >>"},
+		"/Encrypt 3 0 R /ID [<00112233445566778899aabbccddeeff> <00112233445566778899aabbccddeeff>]")
+	big := bytes.Repeat([]byte("x"), DefaultLimits.PDFBytes+1)
+	copy(big, "%PDF-1.4\n")
+	var cat bytes.Buffer
+	img := image.NewNRGBA(image.Rect(0, 0, 400, 300))
+	for i := range img.Pix {
+		img.Pix[i] = uint8(i * 7)
+	}
+	img.Set(0, 0, color.NRGBA{255, 0, 0, 255})
+	png.Encode(&cat, img)
+	for name, tc := range map[string]struct {
+		data []byte
+		want error
+	}{
+		"encrypted":     {encrypted, ErrPDFEncrypted},
+		"50 pages":      {pages(50, "STATEMENT PAGE"), ErrPDFTooLarge},
+		"over the size": {big, ErrPDFTooLarge},
+		"truncated":     {pages(1, "WATER BILL")[:200], ErrPDFMalformed},
+		"a noise image": {cat.Bytes(), ErrNoText},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Read(context.Background(), tc.data, DefaultLimits)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("Read = %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestReadTextPDF(t *testing.T) {
+	p, err := Read(context.Background(), pages(3, "NAIROBI WATER BILL date 01/03/2026"), DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Source != "pdf_text" || p.Pages != 3 || len(p.Lines) != DefaultLimits.ReadPages {
+		t.Fatalf("%+v", p)
+	}
+}
+
+// TestMissingAndUnreadable: no document part, or one that cannot be read,
+// goes to review with a reason, never to accept.
+func TestMissingAndUnreadable(t *testing.T) {
+	now := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
+	for name, tc := range map[string]struct {
+		images map[string]idv.Image
+		reason string
+	}{
+		"no part":        {map[string]idv.Image{idv.SlotFront: {Data: []byte{1}}}, ReasonMissing},
+		"encrypted pdf":  {map[string]idv.Image{"utility_bill": {Data: pages(60, "x")}}, ReasonUnreadable},
+		"not an image":   {map[string]idv.Image{DefaultSlot: {Data: []byte("hello")}}, ReasonUnreadable},
+		"text, no names": {map[string]idv.Image{DefaultSlot: {Data: pages(1, "The quick brown fox jumps over the lazy dog again")}}, ReasonUnreadable},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := idv.NewCase(tc.images)
+			c.Now = now
+			c.SetFields([]string{"full_name"}, map[string]string{"full_name": "JOHN KAMAU MWANGI"})
+			out, err := New(DefaultLimits).Run(context.Background(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Status != idv.StatusReview || len(out.Reasons) == 0 || out.Reasons[0] != tc.reason {
+				t.Fatalf("%+v", out)
+			}
+		})
+	}
+}
+
+func TestParams(t *testing.T) {
+	for params, ok := range map[string]bool{
+		`{}`: true, `{"max_age_days": 30}`: true, `{"max_age_days": 0}`: false, `{"max_age_days": 400}`: false,
+		`{"max_age_days": 30.5}`: false, `{"allow_po_box": "yes"}`: false, `{"allow_po_box": true}`: true,
+		`{"slot": "utility_bill"}`: true, `{"slot": ""}`: false, `{"colour": 1}`: false,
+	} {
+		var p map[string]any
+		if err := jsonUnmarshal(params, &p); err != nil {
+			t.Fatal(err)
+		}
+		err := (&Check{}).ValidateStep(idv.Step{Params: p})
+		if (err == nil) != ok {
+			t.Errorf("%s: %v", params, err)
+		}
+	}
+}
+
+// FuzzRead: any bytes give a page or an error, in bounded time, never a
+// panic (PDF and image parsing are outside input).
+func FuzzRead(f *testing.F) {
+	f.Add(pages(1, "WATER BILL"))
+	f.Add([]byte("%PDF-1.7\n1 0 obj << >> endobj"))
+	f.Add([]byte{0xff, 0xd8, 0xff})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lim := DefaultLimits
+		lim.ToolTime = 5 * time.Second
+		p, err := Read(context.Background(), data, lim)
+		if err == nil && p == nil {
+			t.Fatal("no page and no error")
+		}
+	})
+}
+
+// FuzzJudge: the text analysis takes any lines.
+func FuzzJudge(f *testing.F) {
+	f.Add("MR JOHN KAMAU MWANGI\nHouse 4, Ngong Road\nBill Date: 01/02/2026\nKENYA POWER")
+	f.Add("Customer Name:\nAddress: P.O. Box 1\n31/31/2026")
+	f.Fuzz(func(t *testing.T, text string) {
+		lines := textLines(text)
+		classify(text)
+		holder(lines, []string{"JOHN KAMAU MWANGI"})
+		issueDate(lines)
+		parseParts(strings.Split(text, "\n"))
+		MatchName(text, []string{"JOHN KAMAU"})
+	})
+}
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }

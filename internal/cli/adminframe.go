@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/tambua/tambua/server"
+)
+
+// adminCommand is the frame every admin command shares (org, clients,
+// workflows, units; the webhooks commands use parseArgs and print JSON
+// only): --data or --db, --json, flags accepted before, between and after the
+// positional arguments, and one result printed either as aligned
+// "name value" lines or, with --json, as one JSON object with the same
+// names (docs/cli.md lists each command's object).
+type adminCommand struct {
+	*flag.FlagSet
+	env  *Env
+	data dataLocation
+	json *bool
+}
+
+func newAdminCommand(env *Env, path string) *adminCommand {
+	fs := NewFlags(env, path)
+	return &adminCommand{FlagSet: fs, env: env, data: dataFlag(fs, env), json: jsonFlag(fs)}
+}
+
+func jsonFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("json", false, "print the result as one JSON object (docs/cli.md)")
+}
+
+// parse parses args and returns the positional arguments, refusing more
+// than max of them.
+func (c *adminCommand) parse(args []string, max int) ([]string, error) {
+	return parseArgs(c.FlagSet, args, max)
+}
+
+// open opens the server's store: SQLite in the data folder, or the
+// PostgreSQL database --db names.
+func (c *adminCommand) open(ctx context.Context) (backend, *server.Admin, error) {
+	st, admin, _, err := openData(ctx, c.data)
+	return st, admin, err
+}
+
+// print writes the command's result v, a struct whose json tags name its
+// fields.
+func (c *adminCommand) print(v any) error {
+	if *c.json {
+		return printJSON(c.env, v)
+	}
+	return writeFields(c.env.Stdout, v)
+}
+
+// textOutput is a result whose text form is not its fields (a bare token
+// that scripts read whole).
+type textOutput interface{ text() string }
+
+// writeFields writes v's fields as "name value" lines, names padded to
+// one column, in field order, leaving out empty omitempty fields: the
+// same names and values as the JSON form.
+func writeFields(w io.Writer, v any) error {
+	if t, ok := v.(textOutput); ok {
+		_, err := fmt.Fprintln(w, t.text())
+		return err
+	}
+	rv := reflect.Indirect(reflect.ValueOf(v))
+	rt := rv.Type()
+	type row struct {
+		name  string
+		value any
+	}
+	var rows []row
+	width := 0
+	for i := range rt.NumField() {
+		name, opts, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		f := rv.Field(i)
+		if strings.Contains(opts, "omitempty") && f.IsZero() {
+			continue
+		}
+		rows = append(rows, row{name, f.Interface()})
+		width = max(width, len(name))
+	}
+	for _, r := range rows {
+		if _, err := fmt.Fprintf(w, "%-*s %v\n", width, r.name, r.value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseArgs parses fs from args in which flags may come before, between
+// and after positional arguments (Go's flag package stops at the first
+// positional one), and returns the positional arguments. "--" ends the
+// flags; a lone "-" and negative numbers ("-300") are positional. A flag
+// that takes a value takes the next argument unless written --name=value.
+// More than max positional arguments is a usage error.
+func parseArgs(fs *flag.FlagSet, args []string, max int) ([]string, error) {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' || isNumber(a) {
+			pos = append(pos, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			continue // fs.Parse reports it (or -h asks for help)
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			continue
+		}
+		if i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	if err := Parse(fs, flags); err != nil {
+		return nil, err
+	}
+	if len(pos) > max {
+		return nil, Usagef("unexpected argument %q", pos[max])
+	}
+	return pos, nil
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}

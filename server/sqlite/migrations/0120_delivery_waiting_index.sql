@@ -1,0 +1,5 @@
+-- Issue 14: the dispatcher claims each webhook's earliest waiting
+-- deliveries, up to the room that webhook has, whenever a delivery
+-- finishes. This index lets that claim read a few rows per webhook instead
+-- of ranking the whole backlog each time.
+CREATE INDEX webhook_deliveries_waiting ON webhook_deliveries(webhook_id, next_attempt_at, created_at) WHERE status IN ('pending', 'retrying');
