@@ -242,3 +242,143 @@ func (b *Bucket) Ping(ctx context.Context) error {
 	_, err := b.client.BucketExists(ctx, b.bucket)
 	return err
 }
+
+var _ store.FileSweeper = (*Bucket)(nil)
+
+// folder is the object name prefix of the folder key prefix ("" for the
+// whole store), ending in "/" unless it is the bucket's root.
+func (b *Bucket) folder(prefix string) (string, error) {
+	if prefix == "" {
+		if b.prefix == "" {
+			return "", nil
+		}
+		return b.prefix + "/", nil
+	}
+	name, err := b.object(prefix)
+	if err != nil {
+		return "", err
+	}
+	return name + "/", nil
+}
+
+// objects lists the objects under the folder key prefix, at every depth.
+func (b *Bucket) objects(ctx context.Context, prefix string) ([]minio.ObjectInfo, error) {
+	p, err := b.folder(prefix)
+	if err != nil {
+		return nil, err
+	}
+	var out []minio.ObjectInfo
+	for o := range b.client.ListObjectsIter(ctx, b.bucket, minio.ListObjectsOptions{Prefix: p, Recursive: true}) {
+		if o.Err != nil {
+			return nil, fmt.Errorf("s3: list %s: %w", prefix, o.Err)
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// removeObjects deletes the objects in batches (S3's multi-object
+// delete) and returns how many went.
+func (b *Bucket) removeObjects(ctx context.Context, objs []minio.ObjectInfo) (int, error) {
+	if len(objs) == 0 {
+		return 0, nil
+	}
+	ch := make(chan minio.ObjectInfo)
+	go func() {
+		defer close(ch)
+		for _, o := range objs {
+			select {
+			case ch <- minio.ObjectInfo{Key: o.Key}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	failed := 0
+	var first error
+	for e := range b.client.RemoveObjects(ctx, b.bucket, ch, minio.RemoveObjectsOptions{}) {
+		if isNotFound(e.Err) {
+			continue
+		}
+		failed++
+		if first == nil {
+			first = fmt.Errorf("s3: delete %s: %w", e.ObjectName, e.Err)
+		}
+	}
+	if err := ctx.Err(); err != nil && first == nil {
+		return 0, err
+	}
+	return len(objs) - failed, first
+}
+
+// RemoveOlder removes the objects under the folder key prefix ("" for
+// all) last modified before t; S3 has no folders to remove after them.
+func (b *Bucket) RemoveOlder(ctx context.Context, prefix string, before time.Time) (int, error) {
+	objs, err := b.objects(ctx, prefix)
+	if err != nil {
+		return 0, err
+	}
+	old := objs[:0]
+	for _, o := range objs {
+		if o.LastModified.Before(before) {
+			old = append(old, o)
+		}
+	}
+	return b.removeObjects(ctx, old)
+}
+
+// RemoveTemp aborts the multipart uploads under the store's prefix
+// initiated before t: a Put larger than minio-go's single-PUT size goes in
+// parts, and an interrupted one leaves parts the bucket keeps (and bills)
+// until aborted. They are the bucket's counterpart of a folder's .put-*
+// files; a single PUT leaves nothing behind.
+func (b *Bucket) RemoveTemp(ctx context.Context, before time.Time) (int, error) {
+	p, err := b.folder("")
+	if err != nil {
+		return 0, err
+	}
+	core := minio.Core{Client: b.client}
+	n := 0
+	for u := range b.client.ListIncompleteUploads(ctx, b.bucket, p, true) {
+		if u.Err != nil {
+			return n, fmt.Errorf("s3: list uploads: %w", u.Err)
+		}
+		if !u.Initiated.Before(before) {
+			continue
+		}
+		if err := core.AbortMultipartUpload(ctx, b.bucket, u.Key, u.UploadID); err != nil && !isNotFound(err) {
+			return n, fmt.Errorf("s3: abort upload of %s: %w", u.Key, err)
+		}
+		n++
+	}
+	return n, nil
+}
+
+// List returns the names directly under the folder key prefix: its
+// objects and its "subfolders" (common prefixes).
+func (b *Bucket) List(ctx context.Context, prefix string) ([]string, error) {
+	p, err := b.folder(prefix)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for o := range b.client.ListObjectsIter(ctx, b.bucket, minio.ListObjectsOptions{Prefix: p}) {
+		if o.Err != nil {
+			return nil, fmt.Errorf("s3: list %s: %w", prefix, o.Err)
+		}
+		if name := strings.TrimSuffix(strings.TrimPrefix(o.Key, p), "/"); name != "" {
+			out = append(out, name)
+		}
+	}
+	return out, nil
+}
+
+// RemoveAll removes every object under the folder key prefix.
+func (b *Bucket) RemoveAll(ctx context.Context, prefix string) error {
+	objs, err := b.objects(ctx, prefix)
+	if err != nil {
+		return err
+	}
+	_, err = b.removeObjects(ctx, objs)
+	return err
+}

@@ -2,7 +2,12 @@ package s3_test
 
 import (
 	"context"
+	"sort"
 	"testing"
+	"time"
+
+	"github.com/minio/minio-go/v7"
+	"github.com/minio/minio-go/v7/pkg/credentials"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -116,4 +121,43 @@ func FuzzParseURL(f *testing.F) {
 			t.Fatalf("%q: accepted prefix %q", raw, c.Prefix)
 		}
 	})
+}
+
+// TestRemoveTempAbortsUploads: a multipart upload left open (a large Put
+// interrupted) is aborted by RemoveTemp once older than the bound, and
+// only under the store's prefix.
+func TestRemoveTempAbortsUploads(t *testing.T) {
+	srv := s3test.Shared(t)
+	srv.Env(t)
+	ctx := context.Background()
+	cfg, err := s3.ParseURL(srv.NewBucketURL())
+	require.NoError(t, err)
+	cfg.Prefix = "mine"
+	b, err := s3.New(ctx, cfg)
+	require.NoError(t, err)
+	core, err := minio.NewCore(srv.Addr, &minio.Options{Creds: credentials.NewStaticV4(srv.Access, srv.Secret, ""),
+		Region: cfg.Region, BucketLookup: minio.BucketLookupPath})
+	require.NoError(t, err)
+	_, err = core.NewMultipartUpload(ctx, cfg.Bucket, "mine/v/a/front.jpg", minio.PutObjectOptions{})
+	require.NoError(t, err)
+	_, err = core.NewMultipartUpload(ctx, cfg.Bucket, "other/v/a/front.jpg", minio.PutObjectOptions{})
+	require.NoError(t, err)
+	uploads := func() []string {
+		var keys []string
+		for u := range core.ListIncompleteUploads(ctx, cfg.Bucket, "", true) {
+			require.NoError(t, u.Err)
+			keys = append(keys, u.Key)
+		}
+		sort.Strings(keys)
+		return keys
+	}
+	require.Equal(t, []string{"mine/v/a/front.jpg", "other/v/a/front.jpg"}, uploads())
+
+	n, err := b.RemoveTemp(ctx, time.Now().Add(-time.Hour))
+	require.NoError(t, err)
+	assert.Zero(t, n, "a fresh upload may still be running")
+	n, err = b.RemoveTemp(ctx, time.Now().Add(time.Hour))
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	assert.Equal(t, []string{"other/v/a/front.jpg"}, uploads(), "another prefix's upload is kept")
 }

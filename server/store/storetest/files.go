@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"sync"
 	"testing"
 	"time"
@@ -29,6 +30,7 @@ func RunFiles(t *testing.T, open func(t *testing.T) store.FileStore) {
 		{"Missing", testMissing},
 		{"Delete", testDelete},
 		{"Concurrent", testFilesConcurrent},
+		{"Sweeper", testSweeper},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -162,4 +164,52 @@ func testFilesConcurrent(t *testing.T, fs store.FileStore) {
 	for err := range errs {
 		t.Error(err)
 	}
+}
+
+// testSweeper: a store with store.FileSweeper lists a folder's entries,
+// removes a folder whole and the files older than a time; a store without
+// it keeps everything (the server skips the sweep).
+func testSweeper(t *testing.T, fs store.FileStore) {
+	sw, ok := fs.(store.FileSweeper)
+	if !ok {
+		t.Skip("no store.FileSweeper")
+	}
+	ctx := context.Background()
+	for _, k := range []string{"v/a/front.jpg", "v/a/back.jpg", "v/b/front.jpg", "vx/c/front.jpg", "u/d/doc.jpg", "u/e/doc.jpg"} {
+		require.NoError(t, fs.Put(ctx, k, []byte(k)))
+	}
+	names, err := sw.List(ctx, "v")
+	require.NoError(t, err)
+	sort.Strings(names)
+	assert.Equal(t, []string{"a", "b"}, names, "entries directly under v, not under vx")
+	names, err = sw.List(ctx, "nothing")
+	require.NoError(t, err)
+	assert.Empty(t, names, "a missing folder is empty")
+
+	require.NoError(t, sw.RemoveAll(ctx, "v/a"))
+	_, _, err = fs.Open(ctx, "v/a/front.jpg")
+	assert.ErrorIs(t, err, store.ErrNotFound)
+	names, err = sw.List(ctx, "v")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"b"}, names)
+	require.NoError(t, sw.RemoveAll(ctx, "v/a"), "removing a missing folder is no error")
+
+	// Object stores keep whole seconds: bounds an hour away either side.
+	n, err := sw.RemoveOlder(ctx, "u", time.Now().Add(-time.Hour))
+	require.NoError(t, err)
+	assert.Zero(t, n, "nothing that old")
+	n, err = sw.RemoveOlder(ctx, "u", time.Now().Add(time.Hour))
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
+	_, _, err = fs.Open(ctx, "u/d/doc.jpg")
+	assert.ErrorIs(t, err, store.ErrNotFound)
+	for _, k := range []string{"v/b/front.jpg", "vx/c/front.jpg"} {
+		got, _ := readAll(t, fs, k)
+		assert.Equal(t, k, string(got), "outside the prefix: kept")
+	}
+	n, err = sw.RemoveTemp(ctx, time.Now().Add(time.Hour))
+	require.NoError(t, err)
+	assert.Zero(t, n, "whole writes leave no temporary files")
+	got, _ := readAll(t, fs, "v/b/front.jpg")
+	assert.Equal(t, "v/b/front.jpg", string(got), "and RemoveTemp keeps real files")
 }
