@@ -67,6 +67,9 @@ func TestServePostgresS3(t *testing.T) {
 	code, out3, errOut := runCLI(t, "", "org", "create", "--data", t.TempDir(), "--db", dsn, "--name", "Acme")
 	require.Equal(t, ExitOK, code, errOut)
 	assert.Equal(t, "2", field(t, out3, "organisation_id"), "the demo organisation is 1, in the same database")
+	code, out3, errOut = runCLI(t, "", "units", "add", "500", "--org", "2", "--json", "--db", dsn)
+	require.Equal(t, ExitOK, code, errOut)
+	assert.JSONEq(t, `{"organisation_id":2,"added":500,"balance":500}`, out3, "--json and flags after the argument, on --db")
 
 	// tambua migrate copies a SQLite installation into a fresh database
 	// and bucket, and serve runs on them with the same credentials.
