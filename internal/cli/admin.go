@@ -28,8 +28,18 @@ func init() {
 	Register(&Command{Path: "units add", Summary: "add units to an organisation's balance; prints the balance", Run: runUnitsAdd})
 }
 
-func dataFlag(fs *flag.FlagSet, env *Env) *string {
-	return fs.String("data", envOr(env, "TAMBUA_DATA", "data"), "data folder of the server (env TAMBUA_DATA)")
+// dataLocation is where a command finds the server's data: the data
+// folder and, when set, the PostgreSQL database that replaces its SQLite
+// file.
+type dataLocation struct {
+	dir, db *string
+}
+
+func dataFlag(fs *flag.FlagSet, env *Env) dataLocation {
+	return dataLocation{
+		dir: fs.String("data", envOr(env, "TAMBUA_DATA", "data"), "data folder of the server (env TAMBUA_DATA)"),
+		db:  fs.String("db", env.Getenv("TAMBUA_DB"), "the server's PostgreSQL database (postgres://...) instead of DATA/tambua.db (env TAMBUA_DB)"),
+	}
 }
 
 // adminError turns a store or validation error into a usage error (exit

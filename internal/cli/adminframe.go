@@ -10,19 +10,19 @@ import (
 	"strings"
 
 	"github.com/tambua/tambua/server"
-	"github.com/tambua/tambua/server/sqlite"
+	"github.com/tambua/tambua/server/store"
 )
 
 // adminCommand is the frame every admin command shares (org, clients,
 // workflows, units; the webhooks commands use parseArgs and print JSON
-// only): --data, --json, flags accepted before, between and after the
+// only): --data or --db, --json, flags accepted before, between and after the
 // positional arguments, and one result printed either as aligned
 // "name value" lines or, with --json, as one JSON object with the same
 // names (docs/cli.md lists each command's object).
 type adminCommand struct {
 	*flag.FlagSet
 	env  *Env
-	data *string
+	data dataLocation
 	json *bool
 }
 
@@ -41,9 +41,10 @@ func (c *adminCommand) parse(args []string, max int) ([]string, error) {
 	return parseArgs(c.FlagSet, args, max)
 }
 
-// open opens the data folder's store.
-func (c *adminCommand) open(ctx context.Context) (*sqlite.DB, *server.Admin, error) {
-	st, admin, _, err := openData(ctx, *c.data)
+// open opens the server's store: SQLite in the data folder, or the
+// PostgreSQL database --db names.
+func (c *adminCommand) open(ctx context.Context) (backend, *server.Admin, error) {
+	st, admin, _, err := openData(ctx, c.data)
 	if admin != nil {
 		admin.Actor = cliActor("")
 	}
@@ -146,4 +147,24 @@ func parseArgs(fs *flag.FlagSet, args []string, max int) ([]string, error) {
 func isNumber(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil
+}
+
+// auditOf returns the backend's audit log, or an error saying the
+// database does not keep one yet (the PostgreSQL backend, for now).
+func auditOf(st backend) (store.Audit, error) {
+	a, ok := st.(store.Audit)
+	if !ok {
+		return nil, fmt.Errorf("this database (%T) keeps no audit log or retention yet; use the SQLite data folder", st)
+	}
+	return a, nil
+}
+
+// reviewsOf returns the backend's review queue, or an error saying the
+// database has none yet.
+func reviewsOf(st backend) (store.Reviews, error) {
+	r, ok := st.(store.Reviews)
+	if !ok {
+		return nil, fmt.Errorf("this database (%T) has no review queue yet; use the SQLite data folder", st)
+	}
+	return r, nil
 }

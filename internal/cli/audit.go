@@ -62,7 +62,11 @@ func runAuditList(ctx context.Context, env *Env, args []string) error {
 	if *since > 0 {
 		f.Since = time.Now().Add(-*since)
 	}
-	entries, err := st.AuditLog(ctx, *org, f)
+	audit, err := auditOf(st)
+	if err != nil {
+		return err
+	}
+	entries, err := audit.AuditLog(ctx, *org, f)
 	if err != nil {
 		return err
 	}
@@ -95,10 +99,14 @@ func runOrgRetention(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	if err := st.SetRetention(ctx, *org, *days); err != nil {
+	audit, err := auditOf(st)
+	if err != nil {
+		return err
+	}
+	if err := audit.SetRetention(ctx, *org, *days); err != nil {
 		return adminError(err)
 	}
-	if err := st.AddAudit(ctx, server.AuditEntry{OrganisationID: *org, Actor: admin.Actor, Action: "organisation.retention",
+	if err := audit.AddAudit(ctx, server.AuditEntry{OrganisationID: *org, Actor: admin.Actor, Action: "organisation.retention",
 		ObjectType: "organisation", ObjectID: fmt.Sprint(*org), Detail: fmt.Sprint(*days)}); err != nil {
 		return fmt.Errorf("retention set, but the audit log could not be written: %w", err)
 	}

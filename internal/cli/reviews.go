@@ -129,7 +129,11 @@ func runReviewsList(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return reviewError(err)
 	}
-	open, _, err := st.CountReviews(ctx, *org)
+	queue, err := reviewsOf(st)
+	if err != nil {
+		return err
+	}
+	open, _, err := queue.CountReviews(ctx, *org)
 	if err != nil {
 		return err
 	}

@@ -18,12 +18,15 @@ import (
 	"github.com/tambua/tambua/plugins"
 	"github.com/tambua/tambua/server"
 	"github.com/tambua/tambua/server/files"
+	"github.com/tambua/tambua/server/postgres"
+	"github.com/tambua/tambua/server/s3"
 	"github.com/tambua/tambua/server/sqlite"
+	"github.com/tambua/tambua/server/store"
 	"github.com/tambua/tambua/server/webhook"
 )
 
 func init() {
-	Register(&Command{Path: "serve", Summary: "serve the REST interface (SQLite and local files under --data)", Run: runServe})
+	Register(&Command{Path: "serve", Summary: "serve the REST interface (SQLite and local files under --data, or PostgreSQL and S3)", Run: runServe})
 }
 
 // demoUnits is the balance the demo organisation starts with.
@@ -40,6 +43,8 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	fs := NewFlags(env, "serve")
 	addr := fs.String("addr", envOr(env, "TAMBUA_ADDR", "127.0.0.1:8080"), "listen address (env TAMBUA_ADDR)")
 	data := fs.String("data", envOr(env, "TAMBUA_DATA", "data"), "data folder: tambua.db and files/ (env TAMBUA_DATA)")
+	dbURL := fs.String("db", env.Getenv("TAMBUA_DB"), "database: postgres://USER@HOST:PORT/DB?sslmode=... shared by replicas (password from PGPASSWORD or the URL); default DATA/tambua.db (SQLite) (env TAMBUA_DB)")
+	filesStore := fs.String("files", env.Getenv("TAMBUA_FILES"), "image store: s3://BUCKET[/PREFIX]?endpoint=URL&region=R&path_style=true (credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY), or a folder; default DATA/files (env TAMBUA_FILES)")
 	baseURL := fs.String("base-url", env.Getenv("TAMBUA_BASE_URL"), "public {base_url} (env TAMBUA_BASE_URL; default http://ADDR)")
 	filesURL := fs.String("files-url", env.Getenv("TAMBUA_FILES_URL"), "public {files_url} (env TAMBUA_FILES_URL; default BASE_URL/files)")
 	filesTTL := fs.Duration("files-ttl", 24*time.Hour, "lifetime of signed file URLs")
@@ -84,12 +89,17 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return Usagef("--trusted-proxies: %v", err)
 	}
 
-	st, admin, keys, err := openData(ctx, *data)
+	st, err := openBackend(ctx, *data, *dbURL)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	fstore, err := files.Open(filepath.Join(*data, "files"))
+	keys, err := server.LoadKeys(ctx, st)
+	if err != nil {
+		return err
+	}
+	admin := server.NewAdmin(st, keys)
+	fstore, err := openFiles(ctx, *data, *filesStore)
 	if err != nil {
 		return err
 	}
@@ -124,11 +134,27 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 
 	// Claims left pending by a previous run that stopped mid-verification
 	// were never billed: release them so their units and request ids are
-	// free again.
-	if n, err := st.ReleaseClaimsBefore(ctx, time.Now()); err != nil {
+	// free again. A SQLite file has one server, so every pending claim is
+	// a dead one; a shared database also holds the live claims of other
+	// replicas, so only claims older than any verification can last are
+	// released, at start and then every minute (a replica that dies is
+	// not restarted by anyone else).
+	shared := *dbURL != ""
+	releaseBefore := func() time.Time {
+		if shared {
+			return time.Now().Add(-staleClaimAge)
+		}
+		return time.Now()
+	}
+	if n, err := st.ReleaseClaimsBefore(ctx, releaseBefore()); err != nil {
 		return err
 	} else if n > 0 {
-		log.Warn("released claims of verifications interrupted by the previous stop", "count", n)
+		log.Warn("released claims of verifications interrupted by a stop", "count", n)
+	}
+	if shared {
+		rctx, stopReleasing := context.WithCancel(ctx)
+		defer stopReleasing()
+		go releaseStaleClaims(rctx, st, log)
 	}
 	var demo *server.Demo
 	if *demoOn {
@@ -149,11 +175,17 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	wh.dispatcher.Metrics = webhook.NewMetrics(srv.Metrics())
 	// Before serving, with no verification running: remove what a crash
 	// left (captures of verifications never completed, temporary files)
-	// and store-only uploads whose URLs have expired.
-	if sw, err := srv.SweepOrphans(ctx); err != nil {
-		return fmt.Errorf("sweeping files left by the previous stop: %w", err)
-	} else if sw.Orphans+sw.Temp > 0 {
-		log.Warn("removed files left by the previous stop", "orphan_verifications", sw.Orphans, "temp_files", sw.Temp)
+	// and store-only uploads whose URLs have expired. Not on a shared
+	// database: other replicas' running verifications have captures and
+	// no completed record yet, and their temporary files are live, so a
+	// starting replica cannot tell their files from a dead one's
+	// (docs/server.md, Storage backends).
+	if !shared {
+		if sw, err := srv.SweepOrphans(ctx); err != nil {
+			return fmt.Errorf("sweeping files left by the previous stop: %w", err)
+		} else if sw.Orphans+sw.Temp > 0 {
+			log.Warn("removed files left by the previous stop", "orphan_verifications", sw.Orphans, "temp_files", sw.Temp)
+		}
 	}
 	sweep := func() {
 		sw, err := srv.SweepFiles(ctx)
@@ -338,12 +370,10 @@ func stepNames(w server.Workflow) []string {
 	return out
 }
 
-// openData opens the database of a data folder, creating the folder.
-func openData(ctx context.Context, data string) (*sqlite.DB, *server.Admin, server.Keys, error) {
-	if err := os.MkdirAll(data, 0o750); err != nil {
-		return nil, nil, server.Keys{}, err
-	}
-	st, err := sqlite.Open(ctx, filepath.Join(data, "tambua.db"))
+// openData opens the server's database (PostgreSQL with --db, else
+// SQLite in the data folder, which it creates) with its keys.
+func openData(ctx context.Context, loc dataLocation) (backend, *server.Admin, server.Keys, error) {
+	st, err := openBackend(ctx, *loc.dir, *loc.db)
 	if err != nil {
 		return nil, nil, server.Keys{}, err
 	}
@@ -353,4 +383,77 @@ func openData(ctx context.Context, data string) (*sqlite.DB, *server.Admin, serv
 		return nil, nil, server.Keys{}, err
 	}
 	return st, server.NewAdmin(st, keys), keys, nil
+}
+
+// backend is what serve needs of a database: the server's store and the
+// webhooks'. server/sqlite and server/postgres are both.
+type backend interface {
+	store.Store
+	webhook.Store
+}
+
+// openBackend opens the database dbURL names: PostgreSQL for a
+// postgres:// or postgresql:// URL, else SQLite at DATA/tambua.db.
+func openBackend(ctx context.Context, data, dbURL string) (backend, error) {
+	switch {
+	case dbURL == "":
+		if err := os.MkdirAll(data, 0o750); err != nil {
+			return nil, err
+		}
+		return sqlite.Open(ctx, filepath.Join(data, "tambua.db"))
+	case strings.HasPrefix(dbURL, "postgres://"), strings.HasPrefix(dbURL, "postgresql://"):
+		db, err := postgres.Open(ctx, dbURL)
+		if err != nil {
+			// The URL may hold a password: say which host, not the URL.
+			return nil, fmt.Errorf("--db: %w", err)
+		}
+		return db, nil
+	default:
+		return nil, Usagef("--db: want a postgres:// URL (or nothing for SQLite in --data)")
+	}
+}
+
+// openFiles opens the image store filesURL names: an S3 bucket for an
+// s3:// URL, else a folder (DATA/files by default).
+func openFiles(ctx context.Context, data, filesURL string) (store.FileStore, error) {
+	switch {
+	case filesURL == "":
+		return files.Open(filepath.Join(data, "files"))
+	case strings.HasPrefix(filesURL, "s3://"):
+		b, err := s3.Open(ctx, filesURL)
+		if err != nil {
+			return nil, fmt.Errorf("--files: %w", err)
+		}
+		return b, nil
+	case strings.Contains(filesURL, "://"):
+		return nil, Usagef("--files: want s3://BUCKET?endpoint=... or a folder")
+	default:
+		return files.Open(filesURL)
+	}
+}
+
+// staleClaimAge: a claim older than this belongs to a verification that
+// cannot still be running: a request waits at most the queue timeout
+// (60 s) and runs at most the run timeout (90 s), server.Config defaults
+// serve keeps; the rest is margin for the storing transaction and clocks.
+const staleClaimAge = 5 * time.Minute
+
+// releaseStaleClaims releases, every minute until ctx ends, the claims of
+// replicas that died mid-verification.
+func releaseStaleClaims(ctx context.Context, st store.Store, log *slog.Logger) {
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		n, err := st.ReleaseClaimsBefore(ctx, time.Now().Add(-staleClaimAge))
+		if err != nil && ctx.Err() == nil {
+			log.Error("releasing stale claims", "error", err)
+		} else if n > 0 {
+			log.Warn("released claims of verifications interrupted by a stop", "count", n)
+		}
+	}
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/tambua/tambua/checks/webhookcheck"
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/server"
-	"github.com/tambua/tambua/server/sqlite"
 	"github.com/tambua/tambua/server/webhook"
 )
 
@@ -38,7 +37,7 @@ func init() {
 
 // webhookFlags are the flags every webhook command shares.
 type webhookFlags struct {
-	data         *string
+	data         dataLocation
 	allowPrivate *bool
 	// json is accepted for the admin commands' uniformity: the webhooks
 	// commands always print JSON.
@@ -55,12 +54,12 @@ func newWebhookFlags(fs *flag.FlagSet, env *Env) webhookFlags {
 
 // open opens the data folder and a webhook service presenting the
 // folder's development client certificate.
-func (f webhookFlags) open(ctx context.Context) (*sqlite.DB, *webhook.Service, error) {
-	st, _, _, err := openData(ctx, *f.data)
+func (f webhookFlags) open(ctx context.Context) (backend, *webhook.Service, error) {
+	st, _, _, err := openData(ctx, f.data)
 	if err != nil {
 		return nil, nil, err
 	}
-	id, err := webhook.DevIdentity(*f.data)
+	id, err := webhook.DevIdentity(*f.data.dir)
 	if err != nil {
 		st.Close()
 		return nil, nil, err
@@ -338,7 +337,7 @@ type webhookRuntime struct {
 	check      idv.Check
 }
 
-func (o *serveWebhooks) setup(data string, st *sqlite.DB, log *slog.Logger) (*webhookRuntime, error) {
+func (o *serveWebhooks) setup(data string, st backend, log *slog.Logger) (*webhookRuntime, error) {
 	var id *webhook.Identity
 	var err error
 	if *o.certFile != "" || *o.keyFile != "" {
@@ -381,7 +380,7 @@ func (o *serveWebhooks) setup(data string, st *sqlite.DB, log *slog.Logger) (*we
 
 // workflowSettings reads the notification settings of a stored workflow
 // for the dispatcher.
-func workflowSettings(st *sqlite.DB) webhook.WorkflowLookup {
+func workflowSettings(st server.Store) webhook.WorkflowLookup {
 	return func(ctx context.Context, id string) (webhook.WorkflowSettings, bool, error) {
 		w, err := st.Workflow(ctx, id)
 		if errors.Is(err, server.ErrNotFound) {

@@ -39,24 +39,9 @@ func Open(dir string) (*Dir, error) {
 }
 
 // ValidKey reports whether key is safe to use as a path: segments of
-// [A-Za-z0-9_.-] separated by '/', none empty, none starting with a dot.
-func ValidKey(key string) bool {
-	if key == "" || len(key) > 512 {
-		return false
-	}
-	for _, seg := range strings.Split(key, "/") {
-		if seg == "" || seg[0] == '.' || len(seg) > 128 {
-			return false
-		}
-		for _, r := range seg {
-			ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.'
-			if !ok {
-				return false
-			}
-		}
-	}
-	return true
-}
+// [A-Za-z0-9_.-] separated by '/', none empty, none starting with a dot
+// (store.ValidFileKey, shared with the object store).
+func ValidKey(key string) bool { return store.ValidFileKey(key) }
 
 func (d *Dir) path(key string) (string, error) {
 	if !ValidKey(key) {
