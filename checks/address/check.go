@@ -131,6 +131,8 @@ type Section struct {
 	Slot         string     `json:"slot"`
 	Reasons      []string   `json:"reasons"`
 	Error        string     `json:"error,omitempty"`
+	// extra are score pieces of the outcome beyond the name match.
+	extra []idv.ScorePiece
 }
 
 // Run implements idv.Check.
@@ -146,7 +148,8 @@ func (k *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 		sec.Status, sec.Decision = status, decision
 		sec.Reasons = append(sec.Reasons, reasons...)
 		c.SetSection("address_verification", sec)
-		out := idv.Outcome{Status: status, Reasons: sec.Reasons, Pieces: sec.NameMatch.Pieces}
+		pieces := append(append([]idv.ScorePiece{}, sec.NameMatch.Pieces...), sec.extra...)
+		out := idv.Outcome{Status: status, Reasons: sec.Reasons, Pieces: pieces}
 		if status == idv.StatusPassed {
 			out.Confidence, out.HasConfidence = sec.NameMatch.Score, true
 		}
@@ -233,7 +236,7 @@ func (k *Check) judge(c *idv.Case, page *Page, p Params, now time.Time, sec *Sec
 	}
 	if declared, ok := declaredAddress(c); ok {
 		agree := addressAgreement(declared, sec.Address.Lines)
-		sec.NameMatch.Pieces = append(sec.NameMatch.Pieces, idv.ScorePiece{Name: "declared_address_agreement",
+		sec.extra = append(sec.extra, idv.ScorePiece{Name: "declared_address_agreement",
 			Value: agree, Weight: 0, Note: "words of the declared address found in the document's address"})
 		// Half the declared words: a declared address and a bill's print of
 		// it differ in abbreviations and order, rarely in most words.

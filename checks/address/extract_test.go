@@ -77,3 +77,16 @@ func TestHolderTwoColumns(t *testing.T) {
 		t.Errorf("addressee block beside a summary: %q %q", n, addr)
 	}
 }
+
+func TestAddressAgreement(t *testing.T) {
+	lines := []string{"HOUSE NO. 14, NGONG ROAD", "KILIMANI ESTATE", "NAIROBI 00100"}
+	for declared, want := range map[string]float64{
+		"House 14, Ngong Road, Kilimani, Nairobi": 1,
+		"14 Moi Avenue, Mombasa":                  0.25,
+		"":                                        0,
+	} {
+		if got := addressAgreement(declared, lines); got != want {
+			t.Errorf("addressAgreement(%q) = %.2f, want %.2f", declared, got, want)
+		}
+	}
+}
