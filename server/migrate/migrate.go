@@ -43,6 +43,9 @@ var tables = []struct{ name, serial string }{
 	{"webhooks", ""},
 	{"webhook_deliveries", ""},
 	{"webhook_logs", "id"},
+	{"review_cases", ""},
+	{"review_actions", "id"},
+	{"audit_log", "id"},
 }
 
 // Report counts what was copied.
