@@ -21,13 +21,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 // Cluster is a running PostgreSQL server.
@@ -39,11 +39,7 @@ type Cluster struct {
 	n     atomic.Int64
 }
 
-var (
-	shared    *Cluster
-	sharedErr error
-	once      sync.Once
-)
+var shared = fixtures.NewLazy("pgtest", Start)
 
 // Main runs a package's tests and stops the shared cluster, if one was
 // started, when they are done. Call it from TestMain.
@@ -56,23 +52,14 @@ func Main(m *testing.M) {
 // StopShared stops the shared cluster if one was started: for a TestMain
 // that needs more than one of these helpers.
 func StopShared() {
-	if shared != nil {
-		shared.Stop()
-	}
+	shared.Stop()
 }
 
 // Shared returns the test binary's cluster, starting it on first use. It
 // skips the test when PostgreSQL is missing, or fails it in CI.
 func Shared(tb testing.TB) *Cluster {
 	tb.Helper()
-	once.Do(func() { shared, sharedErr = Start() })
-	if sharedErr != nil {
-		if os.Getenv("CI") == "" && strings.Contains(sharedErr.Error(), "not installed") {
-			tb.Skipf("pgtest: %v (scripts/setup.sh installs it)", sharedErr)
-		}
-		tb.Fatalf("pgtest: %v", sharedErr)
-	}
-	return shared
+	return shared.Get(tb)
 }
 
 // binDir finds the newest PostgreSQL server binaries: TAMBUA_PG_BIN, or

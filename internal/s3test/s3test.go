@@ -16,10 +16,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 // Version is the versitygw release scripts/setup.sh installs.
@@ -37,11 +38,7 @@ type Server struct {
 	n              atomic.Int64
 }
 
-var (
-	shared    *Server
-	sharedErr error
-	once      sync.Once
-)
+var shared = fixtures.NewLazy("s3test", Start)
 
 // Main runs a package's tests and stops the shared server afterwards.
 // Call it from TestMain.
@@ -54,23 +51,14 @@ func Main(m *testing.M) {
 // StopShared stops the shared server if one was started: for a TestMain
 // that needs more than one of these helpers.
 func StopShared() {
-	if shared != nil {
-		shared.Stop()
-	}
+	shared.Stop()
 }
 
 // Shared returns the test binary's server, starting it on first use. It
 // skips the test when versitygw is missing, or fails it in CI.
 func Shared(tb testing.TB) *Server {
 	tb.Helper()
-	once.Do(func() { shared, sharedErr = Start() })
-	if sharedErr != nil {
-		if os.Getenv("CI") == "" && strings.Contains(sharedErr.Error(), "not installed") {
-			tb.Skipf("s3test: %v (scripts/setup.sh installs it)", sharedErr)
-		}
-		tb.Fatalf("s3test: %v", sharedErr)
-	}
-	return shared
+	return shared.Get(tb)
 }
 
 // Binary finds versitygw: TAMBUA_VERSITYGW, then PATH, then where go
