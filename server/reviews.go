@@ -333,23 +333,11 @@ func (s *Server) mountReviews(rv Reviews) {
 			return s.decideReview(w, r, d, p)
 		}},
 	}
-	allowed := map[string][]string{}
-	var paths []string
-	for _, rt := range routes {
-		s.routes = append(s.routes, Route{Method: rt.method, Path: rt.path})
-		s.mux.Handle(rt.method+" "+rt.path, s.instrument(rt.name, s.withClient(rt.h)))
-		if _, seen := allowed[rt.path]; !seen {
-			paths = append(paths, rt.path)
-		}
-		allowed[rt.path] = append(allowed[rt.path], rt.method)
+	api := make([]apiRoute, len(routes))
+	for i, rt := range routes {
+		api[i] = apiRoute{rt.method, rt.path, rt.name, s.withClient(rt.h)}
 	}
-	for _, p := range paths {
-		methods := strings.Join(allowed[p], ", ")
-		s.mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Allow", methods)
-			writeAPIError(w, apiErr(CodeNotAllowed, "use %s %s", methods, p), requestIDFrom(r.Context()))
-		})
-	}
+	s.mountAPI(api)
 }
 
 // withClient authenticates a client's own token (workflow-scoped SDK

@@ -262,6 +262,35 @@ func (s *Server) handle(pattern, name string, h http.HandlerFunc) {
 	}))
 }
 
+// apiRoute is one method and path of a JSON API and its handler.
+type apiRoute struct {
+	method, path, name string
+	h                  http.Handler
+}
+
+// mountAPI registers routes whose paths may share several methods; any
+// other method on one of their paths gets the error shape with Allow
+// listing the path's methods, registered once per path.
+func (s *Server) mountAPI(routes []apiRoute) {
+	allowed := map[string][]string{}
+	var paths []string
+	for _, rt := range routes {
+		s.routes = append(s.routes, Route{Method: rt.method, Path: rt.path})
+		s.mux.Handle(rt.method+" "+rt.path, s.instrument(rt.name, rt.h.ServeHTTP))
+		if _, seen := allowed[rt.path]; !seen {
+			paths = append(paths, rt.path)
+		}
+		allowed[rt.path] = append(allowed[rt.path], rt.method)
+	}
+	for _, p := range paths {
+		methods := strings.Join(allowed[p], ", ")
+		s.mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", methods)
+			writeAPIError(w, apiErr(CodeNotAllowed, "use %s %s", methods, p), requestIDFrom(r.Context()))
+		})
+	}
+}
+
 // ServeHTTP serves a request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.cors(w, r) {

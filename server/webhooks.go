@@ -40,23 +40,11 @@ func (s *Server) mountWebhooks(svc *webhook.Service) {
 		{"GET", "/v1/webhooks/{id}/logs", "webhooks_logs", h.logs},
 		{"GET", "/v1/webhooks/{id}/stats", "webhooks_stats", h.stats},
 	}
-	allowed := map[string][]string{}
-	var paths []string
-	for _, rt := range routes {
-		s.routes = append(s.routes, Route{Method: rt.method, Path: rt.path})
-		s.mux.Handle(rt.method+" "+rt.path, s.instrument(rt.name, s.withOrg(rt.h)))
-		if _, seen := allowed[rt.path]; !seen {
-			paths = append(paths, rt.path)
-		}
-		allowed[rt.path] = append(allowed[rt.path], rt.method)
+	api := make([]apiRoute, len(routes))
+	for i, rt := range routes {
+		api[i] = apiRoute{rt.method, rt.path, rt.name, s.withOrg(rt.h)}
 	}
-	for _, p := range paths {
-		methods := strings.Join(allowed[p], ", ")
-		s.mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Allow", methods)
-			writeAPIError(w, apiErr(CodeNotAllowed, "use %s %s", methods, p), requestIDFrom(r.Context()))
-		})
-	}
+	s.mountAPI(api)
 }
 
 func (s *Server) withOrg(h webhookHandler) http.HandlerFunc {
