@@ -16,6 +16,8 @@ cd "$(dirname "$0")/.."
 # postgresql: the tests of server/postgres start a throwaway cluster with
 # its initdb and pg_ctl (internal/pgtest); the package also creates the
 # unprivileged postgres user those run as when the tests run as root.
+# chromium and nodejs/npm: the console's and the web SDK's end-to-end tests
+# drive a real headless Chromium; the SDKs are TypeScript built with npm.
 packages=(
   libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr
   libdlib-dev libblas-dev libatlas-base-dev liblapack-dev libjpeg-dev libopenblas0-serial
@@ -23,7 +25,11 @@ packages=(
   poppler-utils
   fonts-dejavu-extra fonts-freefont-ttf fonts-crosextra-carlito
   postgresql
+  chromium nodejs
 )
+# Debian's npm conflicts with a nodejs that bundles its own (NodeSource's);
+# ask for it only when no npm is on the path.
+command -v npm >/dev/null || packages+=(npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
