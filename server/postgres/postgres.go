@@ -515,6 +515,11 @@ func (db *DB) CompleteVerification(ctx context.Context, v store.Verification, ev
 		if tag.RowsAffected() != 1 {
 			return fmt.Errorf("postgres: verification %s has no pending claim: %w", v.ID, store.ErrNotFound)
 		}
+		if v.Decision == "review" {
+			if err := queueReview(ctx, tx, v, now); err != nil {
+				return err
+			}
+		}
 		err = tx.QueryRow(ctx, "UPDATE organisations SET units_balance = units_balance - $1 WHERE id = $2 RETURNING units_balance",
 			v.Units, v.OrganisationID).Scan(&after)
 		if pgCode(err) == codeCheck {
