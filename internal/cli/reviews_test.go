@@ -47,7 +47,8 @@ func reviewData(t *testing.T, loc []string) (org int64, inReview, accepted strin
 func TestReviewsCommands(t *testing.T) {
 	t.Run("sqlite", func(t *testing.T) { testReviewsCommands(t, []string{"--data", t.TempDir()}) })
 	t.Run("postgres", func(t *testing.T) {
-		testReviewsCommands(t, []string{"--data", t.TempDir(), "--db", pgtest.Shared(t).NewDatabase(t)})
+		keys := sharedIdentity(t)[:2] // --keys-file F: --db needs the replicas' keys
+		testReviewsCommands(t, append([]string{"--data", t.TempDir(), "--db", pgtest.Shared(t).NewDatabase(t)}, keys...))
 	})
 }
 

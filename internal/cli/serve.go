@@ -44,6 +44,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	addr := fs.String("addr", envOr(env, "TAMBUA_ADDR", "127.0.0.1:8080"), "listen address (env TAMBUA_ADDR)")
 	data := fs.String("data", envOr(env, "TAMBUA_DATA", "data"), "data folder: tambua.db and files/ (env TAMBUA_DATA)")
 	dbURL := fs.String("db", env.Getenv("TAMBUA_DB"), "database: postgres://USER@HOST:PORT/DB?sslmode=... shared by replicas (password from PGPASSWORD or the URL); default DATA/tambua.db (SQLite) (env TAMBUA_DB)")
+	keysFile := fs.String("keys-file", env.Getenv("TAMBUA_KEYS_FILE"), "file holding the token and file-URL signing key all replicas share (else env TAMBUA_SIGNING_KEY; required with --db; tambua keys generate makes one) (env TAMBUA_KEYS_FILE)")
 	filesStore := fs.String("files", env.Getenv("TAMBUA_FILES"), "image store: s3://BUCKET[/PREFIX]?endpoint=URL&region=R&path_style=true (credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY), or a folder; default DATA/files (env TAMBUA_FILES)")
 	baseURL := fs.String("base-url", env.Getenv("TAMBUA_BASE_URL"), "public {base_url} (env TAMBUA_BASE_URL; default http://ADDR)")
 	filesURL := fs.String("files-url", env.Getenv("TAMBUA_FILES_URL"), "public {files_url} (env TAMBUA_FILES_URL; default BASE_URL/files)")
@@ -89,12 +90,13 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return Usagef("--trusted-proxies: %v", err)
 	}
 
+	loc := dataLocation{dir: data, db: dbURL, keysFile: keysFile, getenv: env.Getenv}
 	st, err := openBackend(ctx, *data, *dbURL)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	keys, err := server.LoadKeys(ctx, st)
+	keys, err := loadKeys(ctx, loc, st)
 	if err != nil {
 		return err
 	}
@@ -115,7 +117,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		}
 		settings[k] = v
 	}
-	wh, err := hooks.setup(*data, st, log)
+	wh, err := hooks.setup(*data, *dbURL != "", st, log)
 	if err != nil {
 		return err
 	}
@@ -377,12 +379,52 @@ func openData(ctx context.Context, loc dataLocation) (backend, *server.Admin, se
 	if err != nil {
 		return nil, nil, server.Keys{}, err
 	}
-	keys, err := server.LoadKeys(ctx, st)
+	keys, err := loadKeys(ctx, loc, st)
 	if err != nil {
 		st.Close()
 		return nil, nil, server.Keys{}, err
 	}
 	return st, server.NewAdmin(st, keys), keys, nil
+}
+
+// errKeysNotShared is the refusal to run on a shared database without
+// shared keys: each replica would otherwise sign with keys the others
+// may not have (and the administration commands mint tokens too).
+var errKeysNotShared = Usagef("--db: replicas on one database must share their signing keys: set TAMBUA_SIGNING_KEY " +
+	"or --keys-file (env TAMBUA_KEYS_FILE) to the same secret on every replica and command. " +
+	"`tambua keys generate` makes a new one; `tambua keys export --db URL` writes the keys this database holds, " +
+	"so tokens and file URLs already handed out keep working (docs/deploy.md)")
+
+// loadKeys returns the signing keys: the shared ones (--keys-file or
+// TAMBUA_SIGNING_KEY) when given, else, on SQLite only, those kept in
+// the database (created on first start).
+func loadKeys(ctx context.Context, loc dataLocation, st server.Store) (server.Keys, error) {
+	secret, from := "", ""
+	if loc.getenv != nil {
+		secret, from = loc.getenv("TAMBUA_SIGNING_KEY"), "TAMBUA_SIGNING_KEY"
+	}
+	if loc.keysFile != nil && *loc.keysFile != "" {
+		if secret != "" {
+			return server.Keys{}, Usagef("give the signing key once: TAMBUA_SIGNING_KEY or --keys-file, not both")
+		}
+		b, err := os.ReadFile(*loc.keysFile)
+		if err != nil {
+			return server.Keys{}, Usagef("--keys-file: %v", err)
+		}
+		secret, from = string(b), "--keys-file"
+	}
+	if strings.TrimSpace(secret) == "" {
+		if loc.db != nil && *loc.db != "" {
+			return server.Keys{}, errKeysNotShared
+		}
+		return server.LoadKeys(ctx, st)
+	}
+	k, err := server.ParseKeys(secret)
+	if err != nil {
+		// The error names the problem, never the value.
+		return server.Keys{}, Usagef("%s: %v", from, err)
+	}
+	return k, nil
 }
 
 // backend is what serve needs of a database: the server's store and the
