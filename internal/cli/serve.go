@@ -67,12 +67,21 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	demoOn := fs.Bool("demo", demoDefault, "on first start (an empty database) create a demo organisation with 1000 units and print its client secret; --demo=false for production (env TAMBUA_DEMO=off)")
 	metricsAddr := fs.String("metrics-addr", env.Getenv("TAMBUA_METRICS_ADDR"), "serve /metrics on this separate address only operators reach, e.g. 127.0.0.1:9090 (env TAMBUA_METRICS_ADDR)")
 	metricsToken := fs.String("metrics-token", env.Getenv("TAMBUA_METRICS_TOKEN"), "serve /metrics on the API address to callers sending Authorization: Bearer TOKEN (env TAMBUA_METRICS_TOKEN)")
+	shutdownTimeout := fs.Duration("shutdown-timeout", envDuration(env, "TAMBUA_SHUTDOWN_TIMEOUT", 2*time.Minute), "on SIGTERM, how long running verifications may take to finish before the process exits anyway (env TAMBUA_SHUTDOWN_TIMEOUT); an orchestrator's grace period must be longer")
+	shutdownDelay := fs.Duration("shutdown-delay", envDuration(env, "TAMBUA_SHUTDOWN_DELAY", 0), "on SIGTERM, how long to keep accepting requests while /readyz already answers 503, so load balancers stop sending them first (env TAMBUA_SHUTDOWN_DELAY)")
 	trustedProxies := fs.String("trusted-proxies", env.Getenv("TAMBUA_TRUSTED_PROXIES"), "comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For names the caller (env TAMBUA_TRUSTED_PROXIES; default none: the header is ignored)")
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return Usagef("unexpected argument %q", fs.Arg(0))
+	}
+	for _, k := range []string{"TAMBUA_SHUTDOWN_TIMEOUT", "TAMBUA_SHUTDOWN_DELAY"} {
+		if v := env.Getenv(k); v != "" {
+			if _, err := time.ParseDuration(v); err != nil {
+				return Usagef("%s: %v", k, err)
+			}
+		}
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
@@ -175,6 +184,11 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return Usagef("%v", err)
 	}
 	wh.dispatcher.Metrics = webhook.NewMetrics(srv.Metrics())
+	// On SIGTERM the dispatcher stops claiming at once and gives the
+	// attempts under way this long to finish, then hands the rest back to
+	// the other replicas (a receiver's answer takes at most the sender's
+	// 30 s timeout, which more than this only waits for hung receivers).
+	wh.dispatcher.Grace = min(*shutdownTimeout, webhookGrace)
 	// Before serving, with no verification running: remove what a crash
 	// left (captures of verifications never completed, temporary files)
 	// and store-only uploads whose URLs have expired. Not on a shared
@@ -266,11 +280,44 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return nil
 	case <-ctx.Done():
 	}
-	// Let running verifications finish: they are billed and stored.
-	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	return shutdown(srv, hs, log, *shutdownDelay, *shutdownTimeout)
+}
+
+// webhookGrace bounds how long a stopping replica lets webhook attempts
+// under way finish (Dispatcher.Grace).
+const webhookGrace = 30 * time.Second
+
+// shutdown stops a replica gracefully: /readyz turns 503 (Drain), new
+// requests are still taken for delay while load balancers notice, then
+// the listener closes and the running verifications finish (they are
+// stored and billed once), for at most timeout. The webhook dispatcher,
+// whose context ended with ctx, finishes or hands back its attempts
+// meanwhile. A verification still running at the deadline is cut with
+// the process: its claim is released at the next start (SQLite) or by
+// another replica after staleClaimAge (PostgreSQL), nothing billed, and
+// a retry of its request_id runs it once.
+func shutdown(srv *server.Server, hs *http.Server, log *slog.Logger, delay, timeout time.Duration) error {
+	srv.Drain()
+	log.Info("shutting down: not ready any more", "delay", delay.String(), "timeout", timeout.String())
+	time.Sleep(delay)
+	sctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	log.Info("shutting down")
-	return hs.Shutdown(sctx)
+	if err := hs.Shutdown(sctx); err != nil {
+		log.Warn("shutdown deadline passed with requests running; they are cut short", "error", err)
+		return hs.Close()
+	}
+	log.Info("shut down: every request finished")
+	return nil
+}
+
+// envDuration reads a duration from the environment, def when unset or
+// unreadable (the flag's own parsing then reports a bad value given on
+// the command line).
+func envDuration(env *Env, key string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(env.Getenv(key)); err == nil {
+		return d
+	}
+	return def
 }
 
 // parsePrefixes reads a comma-separated list of addresses (a /32 or /128)
