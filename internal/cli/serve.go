@@ -67,6 +67,10 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	demoOn := fs.Bool("demo", demoDefault, "on first start (an empty database) create a demo organisation with 1000 units and print its client secret; --demo=false for production (env TAMBUA_DEMO=off)")
 	metricsAddr := fs.String("metrics-addr", env.Getenv("TAMBUA_METRICS_ADDR"), "serve /metrics on this separate address only operators reach, e.g. 127.0.0.1:9090 (env TAMBUA_METRICS_ADDR)")
 	metricsToken := fs.String("metrics-token", env.Getenv("TAMBUA_METRICS_TOKEN"), "serve /metrics on the API address to callers sending Authorization: Bearer TOKEN (env TAMBUA_METRICS_TOKEN)")
+	queueTimeout := fs.Duration("queue-timeout", envDuration(env, "TAMBUA_QUEUE_TIMEOUT", 60*time.Second), "how long a request waits for a verification worker before the busy answer (code 230) (env TAMBUA_QUEUE_TIMEOUT)")
+	runTimeout := fs.Duration("run-timeout", envDuration(env, "TAMBUA_RUN_TIMEOUT", 90*time.Second), "how long one verification's checks may run (env TAMBUA_RUN_TIMEOUT)")
+	staleClaims := fs.Duration("stale-claim-age", envDuration(env, "TAMBUA_STALE_CLAIM_AGE", staleClaimAge), "with --db: a pending claim older than this belongs to a dead replica and is released; more than --queue-timeout plus --run-timeout plus a margin (env TAMBUA_STALE_CLAIM_AGE)")
+	webhookLease := fs.Duration("webhook-lease", envDuration(env, "TAMBUA_WEBHOOK_LEASE", 0), "how long a replica holds a webhook delivery it is sending; a dead replica's deliveries go to others when it lapses; more than the 30 s receiver timeout plus 5 s (env TAMBUA_WEBHOOK_LEASE; default 2m)")
 	shutdownTimeout := fs.Duration("shutdown-timeout", envDuration(env, "TAMBUA_SHUTDOWN_TIMEOUT", 2*time.Minute), "on SIGTERM, how long running verifications may take to finish before the process exits anyway (env TAMBUA_SHUTDOWN_TIMEOUT); an orchestrator's grace period must be longer")
 	shutdownDelay := fs.Duration("shutdown-delay", envDuration(env, "TAMBUA_SHUTDOWN_DELAY", 0), "on SIGTERM, how long to keep accepting requests while /readyz already answers 503, so load balancers stop sending them first (env TAMBUA_SHUTDOWN_DELAY)")
 	trustedProxies := fs.String("trusted-proxies", env.Getenv("TAMBUA_TRUSTED_PROXIES"), "comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For names the caller (env TAMBUA_TRUSTED_PROXIES; default none: the header is ignored)")
@@ -76,12 +80,25 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if fs.NArg() > 0 {
 		return Usagef("unexpected argument %q", fs.Arg(0))
 	}
-	for _, k := range []string{"TAMBUA_SHUTDOWN_TIMEOUT", "TAMBUA_SHUTDOWN_DELAY"} {
+	for _, k := range []string{"TAMBUA_SHUTDOWN_TIMEOUT", "TAMBUA_SHUTDOWN_DELAY", "TAMBUA_QUEUE_TIMEOUT", "TAMBUA_RUN_TIMEOUT", "TAMBUA_STALE_CLAIM_AGE", "TAMBUA_WEBHOOK_LEASE"} {
 		if v := env.Getenv(k); v != "" {
 			if _, err := time.ParseDuration(v); err != nil {
 				return Usagef("%s: %v", k, err)
 			}
 		}
+	}
+	if *queueTimeout <= 0 || *runTimeout <= 0 {
+		return Usagef("--queue-timeout and --run-timeout must be positive")
+	}
+	// A claim is stale once no verification can still be running it:
+	// waiting at most the queue timeout, running at most the run timeout,
+	// then storing its derived images and result; the margin covers that
+	// and the clocks of replicas.
+	if least := *queueTimeout + *runTimeout + claimMargin; *staleClaims < least {
+		return Usagef("--stale-claim-age %v: must be at least --queue-timeout plus --run-timeout plus %v (%v), or live verifications lose their claims", *staleClaims, claimMargin, least)
+	}
+	if *webhookLease != 0 && *webhookLease < webhook.Timeout+5*time.Second {
+		return Usagef("--webhook-lease %v: must be at least the %v receiver timeout plus 5 s, or a live replica's attempt is sent again by another", *webhookLease, webhook.Timeout)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
@@ -153,7 +170,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	shared := *dbURL != ""
 	releaseBefore := func() time.Time {
 		if shared {
-			return time.Now().Add(-staleClaimAge)
+			return time.Now().Add(-*staleClaims)
 		}
 		return time.Now()
 	}
@@ -165,7 +182,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if shared {
 		rctx, stopReleasing := context.WithCancel(ctx)
 		defer stopReleasing()
-		go releaseStaleClaims(rctx, st, log)
+		go releaseStaleClaims(rctx, st, log, *staleClaims)
 	}
 	var demo *server.Demo
 	if *demoOn {
@@ -178,6 +195,8 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		CORSOrigins:    splitList(*corsOrigins),
 		TrustedProxies: proxies,
 		MetricsToken:   *metricsToken,
+		QueueTimeout:   *queueTimeout,
+		RunTimeout:     *runTimeout,
 		Webhooks:       wh.service,
 	}, st, fstore, engine, defs, keys)
 	if err != nil {
@@ -189,6 +208,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	// the other replicas (a receiver's answer takes at most the sender's
 	// 30 s timeout, which more than this only waits for hung receivers).
 	wh.dispatcher.Grace = min(*shutdownTimeout, webhookGrace)
+	wh.dispatcher.Lease = *webhookLease
 	// Before serving, with no verification running: remove what a crash
 	// left (captures of verifications never completed, temporary files)
 	// and store-only uploads whose URLs have expired. Not on a shared
@@ -521,16 +541,25 @@ func openFiles(ctx context.Context, data, filesURL string) (store.FileStore, err
 	}
 }
 
-// staleClaimAge: a claim older than this belongs to a verification that
-// cannot still be running: a request waits at most the queue timeout
-// (60 s) and runs at most the run timeout (90 s), server.Config defaults
-// serve keeps; the rest is margin for the storing transaction and clocks.
+// staleClaimAge is the default --stale-claim-age: a claim older than this
+// belongs to a verification that cannot still be running: a request waits
+// at most the queue timeout (60 s) and runs at most the run timeout
+// (90 s); the rest is margin for storing its images and result, and for
+// the clocks of replicas.
 const staleClaimAge = 5 * time.Minute
 
-// releaseStaleClaims releases, every minute until ctx ends, the claims of
-// replicas that died mid-verification.
-func releaseStaleClaims(ctx context.Context, st store.Store, log *slog.Logger) {
-	t := time.NewTicker(time.Minute)
+// claimMargin is the least margin --stale-claim-age keeps above the queue
+// and run timeouts: the derived images are stored under 10 s each after
+// the run (storeTimeout in server/verify.go), then the result in one
+// transaction; 10 s covers two such writes and a second of clock skew.
+const claimMargin = 10 * time.Second
+
+// releaseStaleClaims releases, until ctx ends, the claims of replicas that
+// died mid-verification: a quarter of age apart (at most a minute), so a
+// dead replica's claims are free at most 1.25 times age after it took
+// them.
+func releaseStaleClaims(ctx context.Context, st store.Store, log *slog.Logger, age time.Duration) {
+	t := time.NewTicker(min(time.Minute, age/4))
 	defer t.Stop()
 	for {
 		select {
@@ -538,7 +567,7 @@ func releaseStaleClaims(ctx context.Context, st store.Store, log *slog.Logger) {
 			return
 		case <-t.C:
 		}
-		n, err := st.ReleaseClaimsBefore(ctx, time.Now().Add(-staleClaimAge))
+		n, err := st.ReleaseClaimsBefore(ctx, time.Now().Add(-age))
 		if err != nil && ctx.Err() == nil {
 			log.Error("releasing stale claims", "error", err)
 		} else if n > 0 {

@@ -19,21 +19,23 @@ import (
 )
 
 // sharedIdentity writes what replicas share, a signing key file and a
-// webhook client certificate and key, and returns the serve flags that
-// name them: --keys-file F, --webhook-client-cert C, --webhook-client-key K.
+// webhook client certificate, key and CA, and returns the serve flags
+// that name them: --keys-file F, --webhook-client-cert C,
+// --webhook-client-key K, --webhook-client-ca A.
 func sharedIdentity(t *testing.T) []string {
 	t.Helper()
 	dir := t.TempDir()
 	key, err := server.GenerateSigningKey()
 	require.NoError(t, err)
-	_, certPEM, keyPEM, err := webhook.GenerateClientIdentity("replicas", time.Now(), time.Hour)
+	caPEM, certPEM, keyPEM, err := webhook.GenerateClientIdentity("replicas", time.Now(), time.Hour)
 	require.NoError(t, err)
-	files := map[string][]byte{"keys": []byte(key + "\n"), "client.crt": certPEM, "client.key": keyPEM}
+	files := map[string][]byte{"keys": []byte(key + "\n"), "client.crt": certPEM, "client.key": keyPEM, "ca.crt": caPEM}
 	for name, b := range files {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), b, 0o600))
 	}
 	return []string{"--keys-file", filepath.Join(dir, "keys"),
-		"--webhook-client-cert", filepath.Join(dir, "client.crt"), "--webhook-client-key", filepath.Join(dir, "client.key")}
+		"--webhook-client-cert", filepath.Join(dir, "client.crt"), "--webhook-client-key", filepath.Join(dir, "client.key"),
+		"--webhook-client-ca", filepath.Join(dir, "ca.crt")}
 }
 
 // TestServePostgresS3: `serve --db postgres://... --files s3://...` keeps
@@ -116,7 +118,7 @@ func TestServePostgresS3(t *testing.T) {
 	require.Equal(t, ExitOK, code, errOut)
 	keysFile := filepath.Join(t.TempDir(), "keys")
 	require.NoError(t, os.WriteFile(keysFile, []byte(keys), 0o600))
-	addr4, out6, stop4 := serve(t, t.TempDir(), "--db", dsn2, "--files", bucket2, "--keys-file", keysFile, ident[2], ident[3], ident[4], ident[5])
+	addr4, out6, stop4 := serve(t, t.TempDir(), "--db", dsn2, "--files", bucket2, "--keys-file", keysFile, ident[2], ident[3], ident[4], ident[5], ident[6], ident[7])
 	assert.NotContains(t, out6.String(), "client_secret")
 	assert.Equal(t, 200, token(addr4), "the migrated client's secret works")
 	stop4()

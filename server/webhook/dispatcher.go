@@ -53,6 +53,12 @@ type Dispatcher struct {
 	// sends them at once rather than when their leases lapse. Zero cuts
 	// them short at once.
 	Grace time.Duration
+	// Lease is how long a claimed delivery is kept from other
+	// dispatchers: when its holder dies, others send it once the lease
+	// lapses. Zero: two attempt timeouts plus a minute. It must exceed
+	// the attempt timeout, or a live holder's attempt could be sent again
+	// by another replica.
+	Lease time.Duration
 
 	wakeOnce sync.Once
 	wake     chan struct{}
@@ -112,6 +118,9 @@ func (d *Dispatcher) limits() (workers, perWebhook int) {
 // lease is how long a claimed delivery is kept from other workers: longer
 // than the longest attempt, so a live worker never loses its delivery.
 func (d *Dispatcher) lease(now time.Time) time.Time {
+	if d.Lease > 0 {
+		return now.Add(d.Lease)
+	}
 	return now.Add(2*d.Sender.timeout() + time.Minute)
 }
 
