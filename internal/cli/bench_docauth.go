@@ -16,6 +16,7 @@ import (
 	"github.com/tambua/tambua/checks/ocr"
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/bench"
 	"github.com/tambua/tambua/internal/testkit/synth"
 )
 
@@ -271,4 +272,4 @@ func topReasons(m map[string]int, n int) string {
 	return strings.Join(parts, " ")
 }
 
-func msText(d time.Duration) string { return fmt.Sprintf("%.0fms", ms(d)) }
+func msText(d time.Duration) string { return fmt.Sprintf("%.0fms", bench.Millis(d)) }
