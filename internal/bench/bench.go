@@ -40,6 +40,14 @@ func Mean(ds []time.Duration) time.Duration {
 	return s / time.Duration(len(ds))
 }
 
+// Pct formats a of b as a percentage with one decimal, "-" when b is 0.
+func Pct(a, b int) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(a)/float64(b))
+}
+
 // Millis is d in milliseconds.
 func Millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 

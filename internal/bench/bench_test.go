@@ -53,6 +53,17 @@ func TestMeanAndMillis(t *testing.T) {
 	}
 }
 
+func TestPct(t *testing.T) {
+	for _, tc := range []struct {
+		a, b int
+		want string
+	}{{0, 0, "-"}, {0, 4, "0.0%"}, {1, 3, "33.3%"}, {2, 3, "66.7%"}, {5, 5, "100.0%"}} {
+		if got := Pct(tc.a, tc.b); got != tc.want {
+			t.Errorf("Pct(%d, %d) = %q, want %q", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
 func TestInputError(t *testing.T) {
 	err := fmt.Errorf("wrapped: %w", Inputf("no images under %s", "x"))
 	if !IsInput(err) || err.Error() != "wrapped: no images under x" {

@@ -55,8 +55,8 @@ func runBenchAddress(ctx context.Context, env *Env, args []string) error {
 	fmt.Fprintf(w, "group\tn\tdecisions\tname exact\tdate exact\taddress exact\tCPU per doc\n")
 	for _, k := range keys {
 		t := rep.Groups[k]
-		fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%s\t%s\t%.0f ms\n", k, t.N, pct(t.Correct, t.N), pct(t.NameExact, t.N),
-			pct(t.DateExact, t.N), pct(t.AddressExact, t.N), float64(t.CPU.Milliseconds())/float64(t.N))
+		fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%s\t%s\t%.0f ms\n", k, t.N, bench.Pct(t.Correct, t.N), bench.Pct(t.NameExact, t.N),
+			bench.Pct(t.DateExact, t.N), bench.Pct(t.AddressExact, t.N), float64(t.CPU.Milliseconds())/float64(t.N))
 	}
 	w.Flush()
 	if len(rep.PhotoCPU) > 0 {
