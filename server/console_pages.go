@@ -74,8 +74,8 @@ var pageFuncs = template.FuncMap{
 		}
 		return ""
 	},
-	"pct": func(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + "%" },
-	"num": func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) },
+	"pct":  func(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + "%" },
+	"num":  func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) },
 	"join": strings.Join,
 	"title": func(s string) string {
 		if s == "" {
@@ -84,7 +84,12 @@ var pageFuncs = template.FuncMap{
 		return strings.ToUpper(s[:1]) + strings.ReplaceAll(s[1:], "_", " ")
 	},
 	"has": func(list []string, s string) bool { return contains(list, s) },
-	"sub": func(a, b int) int { return a - b },
+	"units": func(n int) string {
+		if n == 1 {
+			return "1 unit"
+		}
+		return strconv.Itoa(n) + " units"
+	},
 }
 
 // pages holds each page's template, parsed once with the layout.
@@ -665,12 +670,12 @@ type wfForm struct {
 }
 
 type checkRow struct {
-	Name, Label             string
-	Cost                    int
-	On, Required            bool
-	HasThreshold            bool
-	Threshold, Min, Max     float64
-	ThresholdSet            bool
+	Name, Label         string
+	Cost                int
+	On, Required        bool
+	HasThreshold        bool
+	Threshold, Min, Max float64
+	ThresholdSet        bool
 }
 
 type brandRow struct {
