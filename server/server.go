@@ -142,6 +142,7 @@ type Server struct {
 	// and address.
 	refreshLimiter *limiter
 	storeLimiter   *limiter // bytes of store-only uploads per client
+	sessions       *sdkSessions
 	hashing        chan struct{}
 	decoding       chan struct{} // full image decodes at once (checkImage)
 	bodies         chan struct{} // authenticated large bodies held at once
@@ -223,6 +224,7 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 		ipLimiter:      newLimiter(cfg.Limits.TokenRate*ipFactor, cfg.Limits.TokenBurst*ipFactor, cfg.Now),
 		refreshLimiter: newLimiter(cfg.Limits.TokenRate, cfg.Limits.TokenBurst, cfg.Now),
 		storeLimiter:   newLimiter(float64(cfg.Limits.StoreOnlyBytes)/(24*60*60), int(cfg.Limits.StoreOnlyBytes), cfg.Now),
+		sessions:       newSDKSessions(cfg.Now),
 		hashing:        make(chan struct{}, 2*runtime.NumCPU()),
 		decoding:       make(chan struct{}, runtime.NumCPU()),
 		bodies:         make(chan struct{}, cfg.Limits.LargeBodies),
