@@ -29,6 +29,15 @@ func init() {
 	Register(&Command{Path: "serve", Summary: "serve the REST interface (SQLite and local files under --data, or PostgreSQL and S3)", Run: runServe})
 }
 
+// consoleMailer is the console's mail: the SMTP server when configured,
+// else the local mailbox folder DATA/mailbox (docs/console.md).
+func consoleMailer(wh *webhookRuntime, data string, log *slog.Logger) webhook.Mailer {
+	if wh.smtp != nil {
+		return wh.smtp
+	}
+	return &server.Mailbox{Dir: filepath.Join(data, "mailbox"), Log: log}
+}
+
 // demoUnits is the balance the demo organisation starts with.
 const demoUnits = 1000
 
@@ -198,6 +207,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		QueueTimeout:   *queueTimeout,
 		RunTimeout:     *runTimeout,
 		Webhooks:       wh.service,
+		Mailer:         consoleMailer(wh, *data, log),
 	}, st, fstore, engine, defs, keys)
 	if err != nil {
 		return Usagef("%v", err)

@@ -335,6 +335,9 @@ type webhookRuntime struct {
 	service    *webhook.Service
 	dispatcher *webhook.Dispatcher
 	check      idv.Check
+	// smtp is the SMTP mailer when one is configured (the console sends
+	// through it too), else nil.
+	smtp webhook.Mailer
 }
 
 func (o *serveWebhooks) setup(data string, shared bool, st backend, log *slog.Logger) (*webhookRuntime, error) {
@@ -380,7 +383,11 @@ func (o *serveWebhooks) setup(data string, shared bool, st backend, log *slog.Lo
 		c, err := st.Client(ctx, clientID)
 		return c.OrganisationID, err
 	}}
-	return &webhookRuntime{service: svc, dispatcher: d, check: webhookcheck.New(caller)}, nil
+	rt := &webhookRuntime{service: svc, dispatcher: d, check: webhookcheck.New(caller)}
+	if *o.smtpHost != "" {
+		rt.smtp = mailer
+	}
+	return rt, nil
 }
 
 // workflowSettings reads the notification settings of a stored workflow
