@@ -59,6 +59,19 @@ func TestCopy(t *testing.T) {
 	require.NoError(t, src.CreateWebhook(ctx, hook))
 	require.NoError(t, src.SetWebhookStatus(ctx, hook.ID, webhook.StatusActive))
 	require.NoError(t, src.AppendLog(ctx, webhook.LogEntry{WebhookID: hook.ID, Event: "verification.check", Timestamp: time.Now(), Status: webhook.LogSuccess, Attempt: 1}))
+	// Console accounts: one member locked out (a time), one never locked
+	// (SQLite's '' becomes PostgreSQL's NULL), a session, a profile.
+	lockedUntil := time.Now().Add(10 * time.Minute).UTC()
+	ada := store.User{ID: idv.NewID(), OrganisationID: org.ID, Email: "ada@example.com", Role: store.RoleAdmin, PasswordHash: "phc",
+		TOTPEnabled: true, TOTPLastStep: 7, RecoveryCodes: []string{"r1"}, FailedAttempts: 0}
+	bob := store.User{ID: idv.NewID(), OrganisationID: org.ID, Email: "bob@example.com", Role: store.RoleReviewer}
+	require.NoError(t, src.CreateUser(ctx, ada))
+	require.NoError(t, src.CreateUser(ctx, bob))
+	bob.FailedAttempts, bob.LockedUntil = 2, lockedUntil
+	require.NoError(t, src.UpdateUser(ctx, bob))
+	sessID := idv.NewID()
+	require.NoError(t, src.CreateSession(ctx, store.Session{ID: sessID, UserID: ada.ID, OrganisationID: org.ID, ExpiresAt: lockedUntil}))
+	require.NoError(t, src.PutOrgProfile(ctx, store.OrgProfile{OrganisationID: org.ID, Industry: "Lending"}))
 	wantEvents, err := src.Events(ctx, 0, 100)
 	require.NoError(t, err)
 	require.NoError(t, src.Close())
@@ -132,6 +145,26 @@ func TestCopy(t *testing.T) {
 	st, err := dst.Stats(ctx, hook.ID)
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, st.Total)
+
+	gotAda, err := dst.UserByEmail(ctx, "ada@example.com")
+	require.NoError(t, err)
+	assert.Equal(t, ada.ID, gotAda.ID)
+	assert.True(t, gotAda.TOTPEnabled)
+	assert.Equal(t, []string{"r1"}, gotAda.RecoveryCodes)
+	assert.True(t, gotAda.LockedUntil.IsZero(), "never locked stays never: %v", gotAda.LockedUntil)
+	gotBob, err := dst.User(ctx, bob.ID)
+	require.NoError(t, err)
+	assert.Equal(t, 2, gotBob.FailedAttempts)
+	assert.True(t, gotBob.LockedUntil.Sub(lockedUntil).Abs() < time.Millisecond, "lock time %v, want %v", gotBob.LockedUntil, lockedUntil)
+	sess, err := dst.Session(ctx, sessID)
+	require.NoError(t, err)
+	assert.Equal(t, ada.ID, sess.UserID)
+	prof, err := dst.OrgProfile(ctx, org.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "Lending", prof.Industry)
+	members, err := dst.ListUsers(ctx, org.ID)
+	require.NoError(t, err)
+	assert.Len(t, members, 2)
 
 	// New rows continue after the copied ids.
 	next, err := dst.CreateOrganisation(ctx, "After")

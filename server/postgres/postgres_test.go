@@ -99,3 +99,10 @@ func TestReviewConformance(t *testing.T) {
 		return open(t, c.NewDatabase(t))
 	})
 }
+
+func TestConsoleConformance(t *testing.T) {
+	c := pgtest.Shared(t)
+	storetest.RunConsole(t, func(t *testing.T) storetest.ConsoleBackend {
+		return open(t, c.NewDatabase(t))
+	})
+}

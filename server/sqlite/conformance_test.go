@@ -53,3 +53,14 @@ func TestReviewConformance(t *testing.T) {
 		return db
 	})
 }
+
+func TestConsoleConformance(t *testing.T) {
+	storetest.RunConsole(t, func(t *testing.T) storetest.ConsoleBackend {
+		db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "t.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	})
+}

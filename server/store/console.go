@@ -86,8 +86,9 @@ type LedgerEntry struct {
 
 // Console is what the web console stores beyond the Store: members,
 // one-time codes, sessions, organisation profiles, and the listings its
-// pages show. server/sqlite.DB has it; a server whose store lacks it
-// serves no console.
+// pages show. server/sqlite.DB and server/postgres.DB have it (the
+// storetest.RunConsole suite); a server whose store lacks it serves no
+// console.
 type Console interface {
 	// CreateUser stores u; ErrConflict when the email is taken.
 	CreateUser(ctx context.Context, u User) error
