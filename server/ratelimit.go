@@ -2,6 +2,7 @@ package server
 
 import (
 	"container/list"
+	"context"
 	"hash/maphash"
 	"math"
 	"net"
@@ -9,21 +10,71 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/tambua/tambua/server/store"
 )
 
 // limiter is a token bucket per key. Its memory is bounded without a sweep:
 // keys are spread over shards, each a least-recently-used list of fixed
 // capacity, so adding a key costs O(1) under one shard's lock and evicts
 // that shard's least recently used bucket when full.
+//
+// A limiter given a shared store (share) keeps its buckets there instead,
+// so replicas on one database hold one limit between them; its own
+// buckets then serve only while the store fails.
 type limiter struct {
 	rate   rate.Limit
 	burst  int
 	now    func() time.Time
 	seed   maphash.Seed
 	shards [limiterShards]limiterShard
+
+	shared   store.RateLimits
+	name     string      // the shared keys' prefix: one limiter's keys apart from another's
+	onErr    func(error) // told when the shared store fails
+	lastWarn atomic.Int64
+}
+
+// sharedTimeout bounds one shared bucket operation: past it the request
+// goes on with this replica's own bucket rather than wait for a slow
+// database.
+const sharedTimeout = 2 * time.Second
+
+// share keeps the limiter's buckets in rl under name.
+func (l *limiter) share(rl store.RateLimits, name string, onErr func(error)) {
+	l.shared, l.name, l.onErr = rl, name, onErr
+}
+
+func (l *limiter) bucket() store.Bucket {
+	return store.Bucket{Rate: float64(l.rate), Burst: l.burst}
+}
+
+// failed reports a shared store error, at most once a minute.
+func (l *limiter) failed(err error) {
+	now := time.Now().Unix()
+	if last := l.lastWarn.Load(); now-last >= 60 && l.lastWarn.CompareAndSwap(last, now) && l.onErr != nil {
+		l.onErr(err)
+	}
+}
+
+// sharedTake takes n tokens from the shared bucket; ok false with done
+// false means the store failed and the caller uses its own bucket.
+func (l *limiter) sharedTake(key string, n int) (allowed bool, retry int, done bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+	defer cancel()
+	ok, wait, err := l.shared.TakeTokens(ctx, l.name+"|"+key, l.bucket(), n)
+	if err != nil {
+		l.failed(err)
+		return false, 0, false
+	}
+	if ok {
+		return true, 0, true
+	}
+	return false, max(1, int(math.Ceil(wait.Seconds()))), true
 }
 
 type limiterShard struct {
@@ -82,6 +133,11 @@ func (l *limiter) allow(key string) (bool, int) {
 	if l.rate <= 0 {
 		return true, 0
 	}
+	if l.shared != nil {
+		if ok, retry, done := l.sharedTake(key, 1); done {
+			return ok, retry
+		}
+	}
 	sh := l.shard(key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -106,6 +162,11 @@ func (l *limiter) allowN(key string, n int) (bool, int) {
 	if n > l.burst {
 		return false, 0
 	}
+	if l.shared != nil {
+		if ok, retry, done := l.sharedTake(key, n); done {
+			return ok, retry
+		}
+	}
 	sh := l.shard(key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -123,6 +184,18 @@ func (l *limiter) allowN(key string, n int) (bool, int) {
 func (l *limiter) open(key string) (bool, int) {
 	if l.rate <= 0 {
 		return true, 0
+	}
+	if l.shared != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+		tokens, err := l.shared.Tokens(ctx, l.name+"|"+key, l.bucket())
+		cancel()
+		if err == nil {
+			if tokens >= 1 {
+				return true, 0
+			}
+			return false, max(1, int(math.Ceil((1-tokens)/float64(l.rate))))
+		}
+		l.failed(err)
 	}
 	sh := l.shard(key)
 	sh.mu.Lock()
@@ -145,6 +218,11 @@ func (l *limiter) open(key string) (bool, int) {
 func (l *limiter) charge(key string) {
 	if l.rate <= 0 {
 		return
+	}
+	if l.shared != nil {
+		if _, _, done := l.sharedTake(key, 1); done {
+			return
+		}
 	}
 	sh := l.shard(key)
 	sh.mu.Lock()

@@ -230,6 +230,17 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 		bodies:         make(chan struct{}, cfg.Limits.LargeBodies),
 		prepared:       map[string]preparedEntry{},
 	}
+	if rl, ok := st.(store.RateLimits); ok {
+		// Replicas on one database share their buckets: a limit holds
+		// across them, not once per replica (docs/deploy.md).
+		warn := func(err error) {
+			s.log.Warn("rate limits: the shared buckets failed; this replica's own are used meanwhile", "err", err)
+		}
+		for name, l := range map[string]*limiter{"secret": s.limiter, "addr": s.ipLimiter, "refresh": s.refreshLimiter,
+			"store": s.storeLimiter, "sdk-addr": s.sessions.perAddr, "sdk-flow": s.sessions.perFlow, "sdk-uses": s.sessions.uses} {
+			l.share(rl, name, warn)
+		}
+	}
 	s.handle("POST /oauth/token", "oauth_token", s.handleOAuthToken)
 	s.handle("POST /postdata", "postdata", s.handlePostdata)
 	s.handle("POST /upload", "upload", s.handleUpload)

@@ -26,6 +26,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -50,6 +51,8 @@ const (
 type DB struct {
 	pool *pgxpool.Pool
 	now  func() time.Time
+	// rateTakes counts rate-bucket takes, to sweep every rateSweepEvery.
+	rateTakes atomic.Int64
 }
 
 var _ store.Store = (*DB)(nil)

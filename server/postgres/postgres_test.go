@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -77,13 +78,14 @@ func TestOpenBadDSN(t *testing.T) {
 // BenchmarkVerifications: the storage figures of issue 22 on PostgreSQL
 // (the test cluster runs with fsync off).
 func BenchmarkVerifications(b *testing.B) {
-	db, err := postgres.Open(context.Background(), pgtest.Shared(b).NewDatabase(b))
+	c := pgtest.Shared(b)
+	db, err := postgres.Open(context.Background(), c.NewDatabase(b))
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer db.Close()
 	b.SetParallelism(8)
-	storetest.Bench(b, db)
+	storetest.Bench(b, db, c.CPU)
 }
 
 func TestWebhookConformance(t *testing.T) {
@@ -105,4 +107,36 @@ func TestConsoleConformance(t *testing.T) {
 	storetest.RunConsole(t, func(t *testing.T) storetest.ConsoleBackend {
 		return open(t, c.NewDatabase(t))
 	})
+}
+
+func TestRateLimitConformance(t *testing.T) {
+	c := pgtest.Shared(t)
+	storetest.RunRateLimits(t, func(t *testing.T) store.RateLimits {
+		return open(t, c.NewDatabase(t))
+	})
+}
+
+// TestRateBucketSweep: a bucket full again is deleted (no row is a full
+// bucket), one still refilling is kept.
+func TestRateBucketSweep(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, pgtest.Shared(t).NewDatabase(t))
+	fast := store.Bucket{Rate: 1000, Burst: 1} // full again after 1 ms
+	slow := store.Bucket{Rate: 0.001, Burst: 1}
+	for _, k := range []string{"a", "b"} {
+		ok, _, err := db.TakeTokens(ctx, k, fast, 1)
+		require.NoError(t, err)
+		require.True(t, ok)
+	}
+	ok, _, err := db.TakeTokens(ctx, "c", slow, 1)
+	require.NoError(t, err)
+	require.True(t, ok)
+	time.Sleep(20 * time.Millisecond)
+	require.NoError(t, db.SweepRateBuckets(ctx))
+	n, err := db.RateBuckets(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "only the refilling bucket stays")
+	ok, _, err = db.TakeTokens(ctx, "c", slow, 1)
+	require.NoError(t, err)
+	assert.False(t, ok, "and it is still empty")
 }

@@ -29,7 +29,7 @@ func BenchmarkVerifications(b *testing.B) {
 	}
 	defer db.Close()
 	b.SetParallelism(8)
-	storetest.Bench(b, db)
+	storetest.Bench(b, db, nil)
 }
 
 func TestWebhookConformance(t *testing.T) {

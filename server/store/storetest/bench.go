@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/bench"
 	"github.com/tambua/tambua/server/store"
 )
 
@@ -16,8 +17,11 @@ import (
 // its verification.started event, then the storing transaction
 // (CompleteVerification: result, debit, ledger row, two events), from
 // parallel goroutines (b.SetParallelism sets how many per core). It
-// reports verifications/s and the storing transaction's p50 and p99.
-func Bench(b *testing.B, s store.Store) {
+// reports verifications/s, the storing transaction's p50 and p99, and CPU
+// per verification: this process's, and serverCPU's (the database
+// server's processes; nil when the store runs in this process), so the
+// figures mean something on a machine other work shares.
+func Bench(b *testing.B, s store.Store, serverCPU func() time.Duration) {
 	ctx := context.Background()
 	org, c := Fixture(b, s, 1<<40)
 	// A result of the size a real verification stores (about 2 KB).
@@ -25,7 +29,11 @@ func Bench(b *testing.B, s store.Store) {
 	var mu sync.Mutex
 	var lat []time.Duration
 	b.ResetTimer()
-	start := time.Now()
+	start, cpu0 := time.Now(), bench.ProcessCPU()
+	var srv0 time.Duration
+	if serverCPU != nil {
+		srv0 = serverCPU()
+	}
 	b.RunParallel(func(pb *testing.PB) {
 		var mine []time.Duration
 		for pb.Next() {
@@ -49,10 +57,19 @@ func Bench(b *testing.B, s store.Store) {
 		lat = append(lat, mine...)
 		mu.Unlock()
 	})
-	elapsed := time.Since(start)
+	elapsed, cpu := time.Since(start), bench.ProcessCPU()-cpu0
+	var srv time.Duration
+	if serverCPU != nil {
+		srv = serverCPU() - srv0
+	}
 	b.StopTimer()
 	if len(lat) == 0 {
 		return
+	}
+	n := float64(len(lat))
+	b.ReportMetric(bench.Millis(cpu)/n, "cpu-ms/verification")
+	if serverCPU != nil {
+		b.ReportMetric(bench.Millis(srv)/n, "server-cpu-ms/verification")
 	}
 	slices.Sort(lat)
 	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "verifications/s")
