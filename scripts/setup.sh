@@ -16,6 +16,9 @@ cd "$(dirname "$0")/.."
 # postgresql: the tests of server/postgres start a throwaway cluster with
 # its initdb and pg_ctl (internal/pgtest); the package also creates the
 # unprivileged postgres user those run as when the tests run as root.
+# nginx-light: the test that runs deploy/nginx.conf in front of two
+# replicas (internal/cli/deploy_nginx_test.go); only the binary is used,
+# no site is enabled.
 # chromium and nodejs/npm: the console's and the web SDK's end-to-end tests
 # drive a real headless Chromium; the SDKs are TypeScript built with npm.
 packages=(
@@ -24,7 +27,7 @@ packages=(
   fonts-ocr-b fonts-dejavu-core fonts-liberation2
   poppler-utils
   fonts-dejavu-extra fonts-freefont-ttf fonts-crosextra-carlito
-  postgresql
+  postgresql nginx-light
   chromium nodejs
 )
 # Debian's npm conflicts with a nodejs that bundles its own (NodeSource's);
