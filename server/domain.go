@@ -17,6 +17,7 @@ type (
 	// backend that the start-up sweep uses.
 	FileSweeper        = store.FileSweeper
 	VerificationFinder = store.VerificationFinder
+	ClaimFinder        = store.ClaimFinder
 	// Audit is the optional audit log and retention setting.
 	Audit       = store.Audit
 	AuditEntry  = store.AuditEntry

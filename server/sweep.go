@@ -74,6 +74,44 @@ func (s *Server) SweepOrphans(ctx context.Context) (Swept, error) {
 	return sw, nil
 }
 
+// SweepDeadCaptures is the start-up sweep for replicas sharing a
+// database, where other replicas are running verifications: it removes
+// the capture folders that have no verification row at all (a claim is
+// written before its captures, so a live verification always has one;
+// a dead replica's claims are released after --stale-claim-age) and the
+// temporary files older than an hour, never younger ones, which may be
+// another replica's writes under way.
+func (s *Server) SweepDeadCaptures(ctx context.Context) (Swept, error) {
+	var sw Swept
+	fs, ok := s.files.(FileSweeper)
+	finder, ok2 := s.store.(ClaimFinder)
+	if !ok || !ok2 {
+		return sw, nil
+	}
+	var err error
+	if sw.Temp, err = fs.RemoveTemp(ctx, s.cfg.Now().Add(-tempAge)); err != nil {
+		return sw, err
+	}
+	ids, err := fs.List(ctx, "v")
+	if err != nil {
+		return sw, err
+	}
+	for _, id := range ids {
+		known, err := finder.VerificationKnown(ctx, id)
+		if err != nil {
+			return sw, err
+		}
+		if known {
+			continue
+		}
+		if err := fs.RemoveAll(ctx, "v/"+id); err != nil {
+			return sw, err
+		}
+		sw.Orphans++
+	}
+	return sw, nil
+}
+
 func trimSlash(s string) string {
 	for len(s) > 0 && s[len(s)-1] == '/' {
 		s = s[:len(s)-1]

@@ -219,19 +219,21 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	// 30 s timeout, which more than this only waits for hung receivers).
 	wh.dispatcher.Grace = min(*shutdownTimeout, webhookGrace)
 	wh.dispatcher.Lease = *webhookLease
-	// Before serving, with no verification running: remove what a crash
-	// left (captures of verifications never completed, temporary files)
-	// and store-only uploads whose URLs have expired. Not on a shared
-	// database: other replicas' running verifications have captures and
-	// no completed record yet, and their temporary files are live, so a
-	// starting replica cannot tell their files from a dead one's
-	// (docs/server.md, Storage backends).
-	if !shared {
-		if sw, err := srv.SweepOrphans(ctx); err != nil {
-			return fmt.Errorf("sweeping files left by the previous stop: %w", err)
-		} else if sw.Orphans+sw.Temp > 0 {
-			log.Warn("removed files left by the previous stop", "orphan_verifications", sw.Orphans, "temp_files", sw.Temp)
-		}
+	// Before serving: remove what a crash left (captures of verifications
+	// never completed, temporary files) and store-only uploads whose URLs
+	// have expired. On SQLite no verification is running yet, so every
+	// capture without a completed record and every temporary file goes.
+	// On a shared database other replicas' verifications are running: only
+	// capture folders with no row at all (a released dead claim's) and
+	// temporary files over an hour old go (docs/server.md, File sweeps).
+	startSweep, what := srv.SweepOrphans, "removed files left by the previous stop"
+	if shared {
+		startSweep, what = srv.SweepDeadCaptures, "removed files of verifications that died with a replica"
+	}
+	if sw, err := startSweep(ctx); err != nil {
+		return fmt.Errorf("sweeping files left by the previous stop: %w", err)
+	} else if sw.Orphans+sw.Temp > 0 {
+		log.Warn(what, "orphan_verifications", sw.Orphans, "temp_files", sw.Temp)
 	}
 	sweep := func() {
 		sw, err := srv.SweepFiles(ctx)

@@ -11,10 +11,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/pgtest"
 	"github.com/tambua/tambua/internal/s3test"
 	"github.com/tambua/tambua/server"
+	"github.com/tambua/tambua/server/postgres"
 	"github.com/tambua/tambua/server/s3"
+	"github.com/tambua/tambua/server/store"
 	"github.com/tambua/tambua/server/webhook"
 )
 
@@ -127,4 +130,40 @@ func TestServePostgresS3(t *testing.T) {
 		code, _, errOut := runCLI(t, "", append([]string{"serve", "--data", t.TempDir(), "--addr", freeAddr(t)}, bad...)...)
 		assert.NotEqual(t, ExitOK, code, "%v: %s", bad, errOut)
 	}
+}
+
+// TestServeSweepsDeadCapturesOnSharedDatabase: a replica starting on a
+// shared database removes the captures of verifications that have no
+// row (a dead replica's, released) and keeps those of a pending claim
+// (another replica's, running).
+func TestServeSweepsDeadCapturesOnSharedDatabase(t *testing.T) {
+	pg := pgtest.Shared(t)
+	gw := s3test.Shared(t)
+	gw.Env(t)
+	dsn, bucketURL := pg.NewDatabase(t), gw.NewBucketURL()
+	flags := append([]string{"--db", dsn, "--files", bucketURL}, sharedIdentity(t)...)
+	_, out, stop := serve(t, t.TempDir(), flags...)
+	stop()
+	clientID := field(t, out.String(), "client_id")
+
+	ctx := context.Background()
+	db, err := postgres.Open(ctx, dsn)
+	require.NoError(t, err)
+	defer db.Close()
+	bucket, err := s3.Open(ctx, bucketURL)
+	require.NoError(t, err)
+	c, err := db.Client(ctx, clientID)
+	require.NoError(t, err)
+	running := store.Claim{ID: idv.NewID(), ClientID: c.ID, OrganisationID: c.OrganisationID, WorkflowID: "wf", RequestID: "r", Units: 1}
+	require.NoError(t, db.ClaimVerification(ctx, running))
+	dead := idv.NewID()
+	for _, id := range []string{running.ID, dead} {
+		require.NoError(t, bucket.Put(ctx, "v/"+id+"/front.jpg", []byte("jpeg")))
+	}
+
+	_, _, stop2 := serve(t, t.TempDir(), flags...)
+	stop2()
+	ids, err := bucket.List(ctx, "v")
+	require.NoError(t, err)
+	assert.Equal(t, []string{running.ID}, ids, "the dead verification's folder went, the running one's stayed")
 }

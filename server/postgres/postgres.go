@@ -678,3 +678,13 @@ func (db *DB) VerificationStored(ctx context.Context, id string) (bool, error) {
 }
 
 var _ store.VerificationFinder = (*DB)(nil)
+
+// VerificationKnown reports whether a verification row, pending or
+// completed, has this id (store.ClaimFinder).
+func (db *DB) VerificationKnown(ctx context.Context, id string) (bool, error) {
+	var ok bool
+	err := db.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM verifications WHERE id = $1)", id).Scan(&ok)
+	return ok, err
+}
+
+var _ store.ClaimFinder = (*DB)(nil)

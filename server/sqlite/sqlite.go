@@ -666,3 +666,13 @@ func (db *DB) VerificationStored(ctx context.Context, id string) (bool, error) {
 }
 
 var _ store.VerificationFinder = (*DB)(nil)
+
+// VerificationKnown reports whether a verification row, pending or
+// completed, has this id (store.ClaimFinder).
+func (db *DB) VerificationKnown(ctx context.Context, id string) (bool, error) {
+	var n int
+	err := db.w.QueryRowContext(ctx, "SELECT COUNT(*) FROM verifications WHERE id = ?", id).Scan(&n)
+	return n > 0, err
+}
+
+var _ store.ClaimFinder = (*DB)(nil)

@@ -206,3 +206,12 @@ type FileSweeper interface {
 type VerificationFinder interface {
 	VerificationStored(ctx context.Context, id string) (bool, error)
 }
+
+// ClaimFinder reports whether any verification row has this
+// idv_unique_id, pending or completed. A claim is written before its
+// captures, so a capture folder with no row belongs to no running
+// verification: the start-up sweep on a shared database removes only
+// those (server.SweepDeadCaptures).
+type ClaimFinder interface {
+	VerificationKnown(ctx context.Context, id string) (bool, error)
+}

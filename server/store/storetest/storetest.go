@@ -67,6 +67,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Setting", testSetting},
 		{"SettingConcurrentCreateOnce", testSettingConcurrent},
 		{"Ping", func(t *testing.T, s store.Store) { require.NoError(t, s.Ping(context.Background())) }},
+		{"VerificationKnown", testVerificationKnown},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -820,4 +821,32 @@ func testSettingConcurrent(t *testing.T, s store.Store) {
 	v, err := s.Setting(ctx, "key", func() ([]byte, error) { return []byte("late"), nil })
 	require.NoError(t, err)
 	assert.Equal(t, got[0], v)
+}
+
+// testVerificationKnown: a backend with store.ClaimFinder knows pending
+// and completed verifications, and forgets a released claim.
+func testVerificationKnown(t *testing.T, s store.Store) {
+	cf, ok := s.(store.ClaimFinder)
+	if !ok {
+		t.Skip("no store.ClaimFinder")
+	}
+	ctx := context.Background()
+	org, c := Fixture(t, s, 10)
+	known := func(id string) bool {
+		t.Helper()
+		k, err := cf.VerificationKnown(ctx, id)
+		require.NoError(t, err)
+		return k
+	}
+	assert.False(t, known("never"))
+	pending := claimFor(org, c, "p", 1)
+	require.NoError(t, s.ClaimVerification(ctx, pending))
+	assert.True(t, known(pending.ID), "pending")
+	done := claimFor(org, c, "d", 1)
+	require.NoError(t, s.ClaimVerification(ctx, done))
+	_, err := s.CompleteVerification(ctx, completion(done, `{}`), nil)
+	require.NoError(t, err)
+	assert.True(t, known(done.ID), "completed")
+	require.NoError(t, s.ReleaseClaim(ctx, pending.ID))
+	assert.False(t, known(pending.ID), "released")
 }
