@@ -167,6 +167,8 @@ func (c *console) mountPages() {
 	reg("GET", "/console/security", permView, c.pgSecurity)
 	reg("POST", "/console/security/totp", permView, c.pgTOTPEnrol)
 	reg("POST", "/console/security/totp/confirm", permView, c.pgTOTPConfirm)
+	reg("GET", "/console/verify-admin", permAdmin, c.pgVerifyAdmin)
+	reg("POST", "/console/verify-admin", permAdmin, c.pgVerifyAdminPost)
 	reg("GET", "/console/members", permAdmin, c.pgMembers)
 	reg("POST", "/console/members", permAdmin, c.pgInviteMember)
 	reg("POST", "/console/members/{id}/remove", permAdmin, c.pgRemoveMember)

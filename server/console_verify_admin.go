@@ -1,0 +1,99 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/server/store"
+)
+
+// The admin's personal verification at sign-up (spec, Console: "government
+// ID upload and live selfie"): the captures run through this server's own
+// engine, the verdict is recorded on the organisation. It is not billed
+// and its images are not stored: only the verdict is kept.
+
+// adminChecks are the checks the admin's verification runs when this
+// build has them: OCR, face matching, liveness.
+var adminChecks = []string{idv.CheckOCR, idv.CheckFace, idv.CheckLiveness}
+
+func (c *console) verifyAdmin(ctx context.Context, m *member, tf *testFiles) (store.OrgProfile, *idv.Result, error) {
+	config := tf.config
+	if config == "" {
+		return store.OrgProfile{}, nil, idv.Errorf(idv.EInvalid, "choose the document type")
+	}
+	if _, ok := c.s.defs.Definition(config); !ok {
+		return store.OrgProfile{}, nil, idv.Errorf(idv.EInvalid, "unknown document type")
+	}
+	have := map[string]bool{}
+	for _, n := range idv.Registered() {
+		have[n] = true
+	}
+	def := idv.Workflow{Name: "Admin verification", DocumentTypes: []string{config}}
+	for _, ch := range adminChecks {
+		if have[ch] || ch == idv.CheckOCR {
+			def.Checks = append(def.Checks, idv.CheckSpec{Name: ch})
+		}
+	}
+	images := map[string]idv.Image{}
+	for i, f := range tf.files {
+		format, aerr := c.s.checkImage(ctx, f.slot, f.data)
+		if aerr != nil {
+			return store.OrgProfile{}, nil, aerr
+		}
+		tf.files[i].format = format
+		images[f.slot] = idv.Image{Data: f.data, ContentType: "image/" + format}
+	}
+	if _, ok := images["selfie"]; !ok {
+		return store.OrgProfile{}, nil, idv.Errorf(idv.EInvalid, "a live selfie is required")
+	}
+	prep, err := c.s.engine.Prepare(&def)
+	if err != nil {
+		return store.OrgProfile{}, nil, apiErr(CodeCheckUnavailable, "this server cannot run the verification: %s", strings.TrimPrefix(err.Error(), "idv: "))
+	}
+	// A worker slot like any verification, so sign-ups cannot crowd out
+	// the API's verifications.
+	select {
+	case c.s.workers <- struct{}{}:
+	case <-ctx.Done():
+		return store.OrgProfile{}, nil, apiErr(CodeBusy, "no verification worker became free in time")
+	}
+	runCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.s.cfg.RunTimeout)
+	res, err := prep.Verify(runCtx, idv.Input{Config: config, Images: images, RequestID: idv.NewRequestID(), WorkflowID: "admin-verification"})
+	cancel()
+	<-c.s.workers
+	if err != nil {
+		return store.OrgProfile{}, nil, err
+	}
+	p, err := c.st.OrgProfile(ctx, m.org())
+	if err != nil {
+		p = store.OrgProfile{OrganisationID: m.org()}
+	}
+	p.AdminVerificationID, p.AdminVerificationDecision = idv.NewID(), string(res.Decision)
+	if err := c.st.PutOrgProfile(ctx, p); err != nil {
+		return p, nil, err
+	}
+	_ = m.admin.audit(ctx, m.org(), "organisation.admin_verified", "organisation", p.AdminVerificationID, string(res.Decision))
+	return p, res, nil
+}
+
+func (c *console) pgVerifyAdmin(w http.ResponseWriter, r *http.Request, m *member) (view, string, error) {
+	p, _ := c.st.OrgProfile(r.Context(), m.org())
+	return view{Title: "Verify your identity", Nav: "verify_admin", D: map[string]any{"P": p, "DocTypes": c.docTypes()}}, "", nil
+}
+
+func (c *console) pgVerifyAdminPost(w http.ResponseWriter, r *http.Request, m *member) (view, string, error) {
+	v, _, _ := c.pgVerifyAdmin(w, r, m)
+	tf, aerr := c.readTestForm(w, r)
+	if aerr != nil {
+		return v, "", aerr
+	}
+	p, res, err := c.verifyAdmin(r.Context(), m, tf)
+	if err != nil {
+		return v, "", err
+	}
+	v.D.(map[string]any)["P"] = p
+	v.D.(map[string]any)["Reasons"] = res.DecisionReasons
+	return v, "", nil
+}
