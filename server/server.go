@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -141,10 +142,12 @@ type Server struct {
 	// and address.
 	refreshLimiter *limiter
 	storeLimiter   *limiter // bytes of store-only uploads per client
+	sessions       *sdkSessions
 	hashing        chan struct{}
 	decoding       chan struct{} // full image decodes at once (checkImage)
 	bodies         chan struct{} // authenticated large bodies held at once
 	filesPrefix    string
+	draining       atomic.Bool // Drain: /readyz says so
 
 	prepMu   sync.Mutex
 	prepared map[string]preparedEntry
@@ -221,6 +224,7 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 		ipLimiter:      newLimiter(cfg.Limits.TokenRate*ipFactor, cfg.Limits.TokenBurst*ipFactor, cfg.Now),
 		refreshLimiter: newLimiter(cfg.Limits.TokenRate, cfg.Limits.TokenBurst, cfg.Now),
 		storeLimiter:   newLimiter(float64(cfg.Limits.StoreOnlyBytes)/(24*60*60), int(cfg.Limits.StoreOnlyBytes), cfg.Now),
+		sessions:       newSDKSessions(cfg.Now),
 		hashing:        make(chan struct{}, 2*runtime.NumCPU()),
 		decoding:       make(chan struct{}, runtime.NumCPU()),
 		bodies:         make(chan struct{}, cfg.Limits.LargeBodies),
@@ -232,6 +236,7 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 	s.handle("POST /v1/verify", "v1_verify", s.handleVerify)
 	s.handle("GET /files/{exp}/{sig}/{key...}", "files", s.handleFile)
 	s.handle("GET /healthz", "healthz", s.handleHealth)
+	s.handle("GET /readyz", "readyz", s.handleReady)
 	s.handle("GET /metrics", "metrics", s.handleMetrics)
 	s.handle("GET /openapi.yaml", "openapi", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/yaml")
@@ -370,16 +375,6 @@ func (s *Server) HTTPServer(addr string) *http.Server {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
-}
-
-func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-	defer cancel()
-	if err := s.store.Ping(ctx); err != nil {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": "database"})
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "workers": cap(s.workers), "busy": len(s.workers)})
 }
 
 type ctxKey int

@@ -340,11 +340,16 @@ type webhookRuntime struct {
 	smtp webhook.Mailer
 }
 
-func (o *serveWebhooks) setup(data string, st backend, log *slog.Logger) (*webhookRuntime, error) {
+func (o *serveWebhooks) setup(data string, shared bool, st backend, log *slog.Logger) (*webhookRuntime, error) {
 	var id *webhook.Identity
 	var err error
 	if *o.certFile != "" || *o.keyFile != "" {
 		id, err = webhook.LoadIdentity(*o.certFile, *o.keyFile, *o.caFile)
+	} else if shared {
+		// A development identity is generated per data folder: replicas
+		// would each present another certificate (and CA) to receivers.
+		return nil, Usagef("--db: replicas must present one webhook client certificate: set --webhook-client-cert and " +
+			"--webhook-client-key (env TAMBUA_WEBHOOK_CLIENT_CERT, TAMBUA_WEBHOOK_CLIENT_KEY) to the same files on every replica (docs/deploy.md)")
 	} else {
 		id, err = webhook.DevIdentity(data)
 		if err == nil {
