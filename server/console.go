@@ -502,11 +502,14 @@ func (c *console) testWorkflow(ctx context.Context, m *member, id string, tf *te
 
 // Overview is the overview page's data.
 type Overview struct {
-	Today    map[string]int64   `json:"verifications_today"`
-	Balance  int64              `json:"units_balance"`
-	Webhooks []webhook.Summary  `json:"webhooks"`
-	Profile  *store.OrgProfile  `json:"-"`
-	Org      store.Organisation `json:"-"`
+	Today    map[string]int64  `json:"verifications_today"`
+	Balance  int64             `json:"units_balance"`
+	Webhooks []webhook.Summary `json:"webhooks"`
+	// AdminVerification is the admin's personal verification:
+	// accept, review, reject, or not_run.
+	AdminVerification string             `json:"admin_verification_decision"`
+	Profile           *store.OrgProfile  `json:"-"`
+	Org               store.Organisation `json:"-"`
 }
 
 func (c *console) overview(ctx context.Context, m *member) (Overview, error) {
@@ -523,9 +526,12 @@ func (c *console) overview(ctx context.Context, m *member) (Overview, error) {
 	for _, d := range []string{"accept", "review", "reject"} {
 		counts[d] += 0
 	}
-	ov := Overview{Today: counts, Balance: o.Balance, Org: o, Webhooks: []webhook.Summary{}}
+	ov := Overview{Today: counts, Balance: o.Balance, Org: o, Webhooks: []webhook.Summary{}, AdminVerification: "not_run"}
 	if p, err := c.st.OrgProfile(ctx, m.org()); err == nil {
 		ov.Profile = &p
+		if p.AdminVerificationDecision != "" {
+			ov.AdminVerification = p.AdminVerificationDecision
+		}
 	}
 	if c.wh != nil {
 		if ov.Webhooks, err = c.wh.List(ctx, m.org()); err != nil {

@@ -394,7 +394,7 @@ func (c *console) pgSignupVerifyPost(w http.ResponseWriter, r *http.Request, _ *
 	if err := c.startPageSession(w, r, u); err != nil {
 		return v, "", err
 	}
-	return v, "/console/security?welcome=1", nil
+	return v, "/console/verify-admin?welcome=1", nil
 }
 
 func (c *console) startPageSession(w http.ResponseWriter, r *http.Request, u store.User) error {

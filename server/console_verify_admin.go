@@ -14,9 +14,19 @@ import (
 // engine, the verdict is recorded on the organisation. It is not billed
 // and its images are not stored: only the verdict is kept.
 
-// adminChecks are the checks the admin's verification runs when this
-// build has them: OCR, face matching, liveness.
+// adminChecks are the checks the admin's verification runs, those this
+// engine has: OCR always, face matching and liveness when built in.
 var adminChecks = []string{idv.CheckOCR, idv.CheckFace, idv.CheckLiveness}
+
+// AdminVerification is the answer of POST
+// /console/api/organisation/verify-admin.
+type AdminVerification struct {
+	OrganisationID int64             `json:"organisation_id"`
+	ID             string            `json:"admin_verification_id"`
+	Decision       string            `json:"admin_verification_decision"`
+	Reasons        []string          `json:"decision_reasons"`
+	Checks         []idv.CheckResult `json:"check_results"`
+}
 
 func (c *console) verifyAdmin(ctx context.Context, m *member, tf *testFiles) (store.OrgProfile, *idv.Result, error) {
 	config := tf.config
@@ -26,13 +36,9 @@ func (c *console) verifyAdmin(ctx context.Context, m *member, tf *testFiles) (st
 	if _, ok := c.s.defs.Definition(config); !ok {
 		return store.OrgProfile{}, nil, idv.Errorf(idv.EInvalid, "unknown document type")
 	}
-	have := map[string]bool{}
-	for _, n := range idv.Registered() {
-		have[n] = true
-	}
 	def := idv.Workflow{Name: "Admin verification", DocumentTypes: []string{config}}
 	for _, ch := range adminChecks {
-		if have[ch] || ch == idv.CheckOCR {
+		if _, err := c.s.engine.Check(ch); err == nil || ch == idv.CheckOCR {
 			def.Checks = append(def.Checks, idv.CheckSpec{Name: ch})
 		}
 	}
@@ -78,9 +84,28 @@ func (c *console) verifyAdmin(ctx context.Context, m *member, tf *testFiles) (st
 	return p, res, nil
 }
 
+func (c *console) apiVerifyAdmin(w http.ResponseWriter, r *http.Request, m *member) *APIError {
+	tf, aerr := c.readTestForm(w, r)
+	if aerr != nil {
+		return aerr
+	}
+	p, res, err := c.verifyAdmin(r.Context(), m, tf)
+	if err != nil {
+		return consoleErr(err)
+	}
+	out := AdminVerification{OrganisationID: p.OrganisationID, ID: p.AdminVerificationID, Decision: p.AdminVerificationDecision,
+		Reasons: res.DecisionReasons, Checks: res.CheckResults}
+	if out.Reasons == nil {
+		out.Reasons = []string{}
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
 func (c *console) pgVerifyAdmin(w http.ResponseWriter, r *http.Request, m *member) (view, string, error) {
 	p, _ := c.st.OrgProfile(r.Context(), m.org())
-	return view{Title: "Verify your identity", Nav: "verify_admin", D: map[string]any{"P": p, "DocTypes": c.docTypes()}}, "", nil
+	return view{Title: "Verify your identity", Nav: "verify_admin", D: map[string]any{"P": p, "DocTypes": c.docTypes(),
+		"Welcome": r.URL.Query().Get("welcome") != ""}}, "", nil
 }
 
 func (c *console) pgVerifyAdminPost(w http.ResponseWriter, r *http.Request, m *member) (view, string, error) {
@@ -93,7 +118,15 @@ func (c *console) pgVerifyAdminPost(w http.ResponseWriter, r *http.Request, m *m
 	if err != nil {
 		return v, "", err
 	}
-	v.D.(map[string]any)["P"] = p
-	v.D.(map[string]any)["Reasons"] = res.DecisionReasons
+	type checkRow struct {
+		Name, Status string
+		Confidence   *float64
+	}
+	rows := make([]checkRow, 0, len(res.CheckResults))
+	for _, cr := range res.CheckResults {
+		rows = append(rows, checkRow{cr.Name, string(cr.Status), cr.Confidence})
+	}
+	d := v.D.(map[string]any)
+	d["P"], d["Reasons"], d["Checks"] = p, res.DecisionReasons, rows
 	return v, "", nil
 }

@@ -92,14 +92,19 @@ const a11yScript = `(() => {
   return bad;
 })()`
 
-// overflowScript lists the elements that stick out of the window on the
-// right (a phone would scroll sideways); scrolling boxes contain theirs.
+// overflowScript returns, when the page is wider than the window (a
+// phone would scroll sideways), the elements that stick out on the right:
+// outside a scrolling table, or placed absolutely (they escape it).
 const overflowScript = `(() => {
-  if (document.documentElement.scrollWidth <= window.innerWidth + 1) return [];
+  const root = document.documentElement, w = root.clientWidth;
+  if (root.scrollWidth <= w) return [];
   const out = [];
   document.querySelectorAll('body *').forEach(el => {
-    if (el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('.table-wrap, nav ul')) out.push(el.tagName + '.' + el.className);
+    if (el.getBoundingClientRect().right <= w + 1) return;
+    const pos = getComputedStyle(el).position;
+    if (!el.closest('.table-wrap') || pos === 'absolute' || pos === 'fixed') out.push(el.tagName + '.' + el.className + ' ' + el.textContent.slice(0, 30));
   });
+  out.push('the page is ' + root.scrollWidth + ' px wide');
   return out.slice(0, 10);
 })()`
 
@@ -207,20 +212,26 @@ func TestConsoleEndToEnd(t *testing.T) {
 		assert.Empty(t, bad, "controls without an accessible name on %s", name)
 		save(name)
 	}
-	// phone takes a 375 px wide screenshot and checks nothing overflows.
-	phone := func(name string) {
+	// phone opens a page in a phone's window (375 px, touch, overlay
+	// scrollbars), checks its controls are named and nothing sticks out,
+	// and saves the first screen.
+	phone := func(name, path string) {
 		t.Helper()
-		run("phone "+name, chromedp.EmulateViewport(375, 812, chromedp.EmulateScale(2)), chromedp.Reload(), chromedp.WaitReady(css("main")))
+		run("phone "+name, chromedp.EmulateViewport(375, 812, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch),
+			chromedp.Navigate(base+path), chromedp.WaitReady(css("main")))
 		over, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](overflowScript))
 		require.NoError(t, err)
 		assert.Empty(t, over, "%s is wider than 375 px", name)
+		bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](a11yScript))
+		require.NoError(t, err)
+		assert.Empty(t, bad, "controls without an accessible name on %s at 375 px", name)
 		// The viewport only: a full-page capture also spans the hidden
 		// overflow of scrolling tables.
 		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 		require.NoError(t, err)
 		n++
 		require.NoError(t, os.WriteFile(filepath.Join(shots, fmt.Sprintf("%02d-%s-375px.png", n, name)), png, 0o644))
-		run("desktop", desktop, chromedp.Reload(), chromedp.WaitReady(css("main")))
+		run("desktop", desktop)
 	}
 	text := func(sel string) string {
 		t.Helper()
@@ -229,6 +240,7 @@ func TestConsoleEndToEnd(t *testing.T) {
 	const email, password = "founder@acme.example", "a long enough password"
 
 	// Sign up: the code comes from the local mailbox.
+	phone("signup", "/console/signup")
 	run("signup", chromedp.Navigate(base+"/console/signup"), chromedp.WaitVisible(css("#email")))
 	shot("signup")
 	run("send code", chromedp.SendKeys(css("#email"), email), chromedp.Click(css("form button[type=submit]")), chromedp.WaitVisible(css("#code")))
@@ -237,7 +249,23 @@ func TestConsoleEndToEnd(t *testing.T) {
 		chromedp.SendKeys(css("#registration_number"), "PVT-2026-<b>7</b>"), chromedp.SendKeys(css("#industry"), "Digital lending"),
 		chromedp.SetValue(css("#monthly_volume"), "1,000 to 10,000"))
 	shot("signup-verify")
-	run("create account", chromedp.Click(css("form button[type=submit]")), chromedp.WaitVisible(css(`form[action="/console/security/totp"]`)))
+	run("create account", chromedp.Click(css("form button[type=submit]")), chromedp.WaitVisible(css("#va-front")))
+	shot("signup-identity")
+
+	// The admin's own verification, the last step of sign-up: the same
+	// captures through the server's engine, not billed.
+	run("verify admin", chromedp.SetUploadFiles(css("#va-front"), []string{files["front"]}), chromedp.SetUploadFiles(css("#va-back"), []string{files["back"]}),
+		chromedp.SetUploadFiles(css("#va-selfie"), []string{files["selfie"]}), chromedp.SetValue(css("#va-config"), "kenya_national_id"),
+		chromedp.Click(css(".form-actions button")), chromedp.WaitVisible(css("#admin-checks")))
+	verdict := text("#admin-verdict")
+	assert.Contains(t, []string{"Accept", "Review", "Reject"}, verdict)
+	assert.Contains(t, text("#admin-checks"), "ocr_extraction")
+	shot("signup-identity-result")
+	if verdict != "Accept" {
+		// What an operator does on review (docs/console.md).
+		require.Equal(t, ExitOK, Run(context.Background(), cliEnv(), []string{"org", "approve-admin", "--data", data, "--org", "1"}))
+	}
+	run("continue", chromedp.Click(css("#verify-continue")), chromedp.WaitVisible(css(`form[action="/console/security/totp"]`)))
 	shot("welcome")
 
 	// TOTP enrolment: the key is read off the page, as an app would scan it.
@@ -260,8 +288,8 @@ func TestConsoleEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	run("code", chromedp.SendKeys(css("#code"), code), chromedp.Click(css("form button[type=submit]")), chromedp.WaitVisible(css(".stats")))
 	assert.Contains(t, text(".lead"), "<script>", "the organisation name is shown as text")
+	assert.Contains(t, text("#admin-verification"), "Accept")
 	shot("overview")
-	phone("overview")
 
 	// An API client; its secret is shown once.
 	run("clients", chromedp.Navigate(base+"/console/clients"), chromedp.WaitVisible(css("#client-name")),
@@ -296,8 +324,7 @@ func TestConsoleEndToEnd(t *testing.T) {
 	assert.Len(t, strings.Split(get("token", chromedp.Value(css("#sdk-token"))), "."), 3, "a JWT")
 
 	// The operator tops up, as in production (tambua units add).
-	env := &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }}
-	require.Equal(t, ExitOK, Run(context.Background(), env, []string{"units", "add", "--data", data, "--org", "1", "100"}))
+	require.Equal(t, ExitOK, Run(context.Background(), cliEnv(), []string{"units", "add", "--data", data, "--org", "1", "100"}))
 
 	// A test verification of the synthetic captures.
 	run("test", chromedp.Navigate(base+"/console/workflows/"+wfID+"/test"), chromedp.WaitVisible(css("#t-front")),
@@ -308,13 +335,6 @@ func TestConsoleEndToEnd(t *testing.T) {
 	assert.Contains(t, []string{"accept", "review", "reject"}, text("#verdict"))
 	assert.Contains(t, text("#fields"), "national_id_number")
 	shot("test-result")
-	// The admin's own verification, through the same engine, not billed.
-	run("verify admin", chromedp.Navigate(base+"/console/verify-admin"), chromedp.WaitVisible(css("#va-front")),
-		chromedp.SetUploadFiles(css("#va-front"), []string{files["front"]}), chromedp.SetUploadFiles(css("#va-back"), []string{files["back"]}),
-		chromedp.SetUploadFiles(css("#va-selfie"), []string{files["selfie"]}), chromedp.SetValue(css("#va-config"), "kenya_national_id"),
-		chromedp.Click(css(".form-actions button")), chromedp.WaitVisible(css("#admin-verdict .badge:not(.badge-muted)")))
-	assert.Contains(t, []string{"Accept", "Review", "Reject"}, text("#admin-verdict"))
-	shot("verify-admin")
 	run("units", chromedp.Navigate(base+"/console/units"), chromedp.WaitVisible(css("#balance")))
 	assert.Equal(t, "95", text("#balance"))
 	shot("units")
@@ -360,7 +380,6 @@ func TestConsoleEndToEnd(t *testing.T) {
 	assert.Contains(t, csv, "workflow.updated")
 	run("webhooks", chromedp.Navigate(base+"/console/webhooks"), chromedp.WaitVisible(css("table")))
 	shot("webhooks")
-	phone("webhooks")
 
 	// Archive the workflow, with its confirmation.
 	run("archive", chromedp.Navigate(base+"/console/workflows/"+wfID+"/archive"), chromedp.WaitVisible(css(`input[name=confirm]`)))
@@ -370,8 +389,22 @@ func TestConsoleEndToEnd(t *testing.T) {
 	run("workflows", chromedp.Navigate(base+"/console/workflows"), chromedp.WaitVisible(css("table")))
 	assert.Contains(t, text("table"), "Archived")
 	shot("workflows")
-	phone("workflows")
+
+	// Every signed-in page again in a phone's window.
+	for _, p := range []struct{ name, path string }{
+		{"overview", "/console/overview"}, {"clients", "/console/clients"}, {"workflows", "/console/workflows"},
+		{"workflow-new", "/console/workflows/new"}, {"workflow", "/console/workflows/" + wfID}, {"workflow-test", "/console/workflows/" + wfID + "/test"},
+		{"webhooks", "/console/webhooks"}, {"webhook", strings.TrimPrefix(whURL, base)}, {"units", "/console/units"},
+		{"members", "/console/members"}, {"security", "/console/security"}, {"verify-admin", "/console/verify-admin"},
+	} {
+		phone(p.name, p.path)
+	}
 	t.Logf("screenshots in %s", shots)
+}
+
+// cliEnv is the environment of an operator's CLI command.
+func cliEnv() *Env {
+	return &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }}
 }
 
 // serveEnv runs tambua serve with environment variables until stop.
