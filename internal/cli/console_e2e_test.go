@@ -471,7 +471,18 @@ func TestConsoleEndToEnd(t *testing.T) {
 	until(ctx, "filtered", `location.search.includes("status=Success") && !!document.querySelector("#logs")`)
 	run("filter out", chromedp.SetValue(css("#f-event"), "verification.failed"), chromedp.Click(css(".filters button[type=submit]")))
 	until(ctx, "filtered out", `location.search.includes("verification.failed") && !document.querySelector("#logs")`)
+	// The other type: a verification check webhook (criteria, no events).
+	run("check webhook", chromedp.Navigate(base+"/console/webhooks/new"), chromedp.WaitVisible(css("#wh-type")))
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const s = document.querySelector("#wh-type"); s.value = "verification_check"; s.dispatchEvent(new Event("change")); return true })()`))
+	require.NoError(t, err)
+	run("check webhook form", chromedp.WaitVisible(css("#wh-min")), chromedp.SendKeys(css("#wh-name"), "Sanctions vendor"),
+		chromedp.SendKeys(css("#wh-url"), receiver.URL+"/check"), chromedp.SetValue(css("#wh-ca"), receiverCA), chromedp.SetValue(css("#wh-min"), "0.7"))
+	shot("webhook-new-check")
+	run("check webhook create", chromedp.Click(css(".form-actions button[type=submit]")))
+	until(ctx, "check webhook created", `document.querySelector("h1").textContent === "Sanctions vendor"`)
+	assert.Contains(t, text(".toolbar"), "Verification check")
 	run("webhooks", chromedp.Navigate(base+"/console/webhooks"), chromedp.WaitVisible(css("table")))
+	assert.Contains(t, text("table"), "Sanctions vendor")
 	shot("webhooks")
 
 	// Units: the low-balance threshold.
