@@ -2,8 +2,10 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/server/store"
@@ -17,6 +19,13 @@ import (
 // adminChecks are the checks the admin's verification runs, those this
 // engine has: OCR always, face matching and liveness when built in.
 var adminChecks = []string{idv.CheckOCR, idv.CheckFace, idv.CheckLiveness}
+
+// adminRunsPerDay caps the admin's verifications per organisation in 24
+// hours: enough for retakes after a blurred or glared photo, too few to
+// turn the free run into a free verification service. Counted from the
+// audit log (organisation.admin_verified), so it holds across restarts
+// and replicas.
+const adminRunsPerDay = 5
 
 // AdminVerification is the answer of POST
 // /console/api/organisation/verify-admin.
@@ -53,6 +62,23 @@ func (c *console) verifyAdmin(ctx context.Context, m *member, tf *testFiles) (st
 	}
 	if _, ok := images["selfie"]; !ok {
 		return store.OrgProfile{}, nil, idv.Errorf(idv.EInvalid, "a live selfie is required")
+	}
+	// An accepted verification (by the engine or an operator) is final.
+	if p, err := c.st.OrgProfile(ctx, m.org()); err == nil && p.AdminVerificationDecision == string(idv.Accept) {
+		return store.OrgProfile{}, nil, idv.Errorf(idv.EInvalid, "your identity is already verified")
+	}
+	if au, ok := c.s.store.(store.Audit); ok {
+		since := c.s.cfg.Now().Add(-24 * time.Hour)
+		runs, err := au.AuditLog(ctx, m.org(), store.AuditFilter{Action: "organisation.admin_verified", Since: since, Limit: adminRunsPerDay})
+		if err != nil {
+			return store.OrgProfile{}, nil, err
+		}
+		if len(runs) >= adminRunsPerDay {
+			// Newest first: the oldest of the last five frees a run.
+			wait := max(runs[len(runs)-1].CreatedAt.Sub(since), time.Second)
+			return store.OrgProfile{}, nil, &APIError{Code: CodeRateLimited, RetryAfter: int(wait.Seconds()),
+				Message: fmt.Sprintf("at most %d identity verifications a day; try again tomorrow or ask the operator of this installation", adminRunsPerDay)}
+		}
 	}
 	prep, err := c.s.engine.Prepare(&def)
 	if err != nil {

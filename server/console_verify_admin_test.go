@@ -82,10 +82,12 @@ func TestConsoleVerifyAdmin(t *testing.T) {
 	}
 	assert.Equal(t, "not_run", decision(), "refusals record nothing")
 
-	r := m.verifyAdmin(false, map[string][]byte{"front": front, "back": back, "selfie": front}, "kenya_national_id")
+	// A selfie of someone else (the back of the card): not accepted.
+	other := map[string][]byte{"front": front, "back": back, "selfie": back}
+	r := m.verifyAdmin(false, other, "kenya_national_id")
 	require.Equal(t, 200, r.status, string(r.body))
 	got := r.str("admin_verification_decision")
-	assert.Contains(t, []string{"accept", "review", "reject"}, got)
+	assert.Contains(t, []string{"review", "reject"}, got)
 	assert.Equal(t, got, decision())
 	assert.NotEmpty(t, r.str("admin_verification_id"))
 	var names []string
@@ -98,11 +100,22 @@ func TestConsoleVerifyAdmin(t *testing.T) {
 
 	// The page: the same run, the verdict and the checks shown, the way
 	// on to the rest of sign-up.
-	pg := m.verifyAdmin(true, map[string][]byte{"front": front, "selfie": front}, "kenya_national_id")
+	pg := m.verifyAdmin(true, other, "kenya_national_id")
 	require.Equal(t, 200, pg.status, string(pg.body))
 	for _, want := range []string{`id="admin-checks"`, "ocr_extraction", "face_matching", `id="verify-continue"`, "/console/security?welcome=1"} {
 		assert.Contains(t, string(pg.body), want)
 	}
+
+	// At most five runs a day per organisation (two so far).
+	before := decision()
+	for i := 0; i < 3; i++ {
+		r := m.verifyAdmin(false, other, "kenya_national_id")
+		require.Equal(t, 200, r.status, string(r.body))
+	}
+	r = m.verifyAdmin(false, other, "kenya_national_id")
+	assert.Equal(t, http.StatusTooManyRequests, r.status, string(r.body))
+	assert.NotEmpty(t, r.header.Get("Retry-After"))
+	assert.Equal(t, before, decision(), "a refused run changes nothing")
 
 	// The operator's approval after a review.
 	p, err := ce.admin.ApproveAdminVerification(context.Background(), m.orgID())
@@ -113,6 +126,8 @@ func TestConsoleVerifyAdmin(t *testing.T) {
 	page := m.do(req)
 	require.Equal(t, 200, page.status)
 	assert.NotContains(t, string(page.body), `id="va-front"`, "no form once accepted")
+	r = m.verifyAdmin(false, map[string][]byte{"front": front, "selfie": front}, "kenya_national_id")
+	assert.Equal(t, http.StatusBadRequest, r.status, "accepted is final: %s", r.body)
 
 	// Sign-up leads to this page.
 	b := ce.browser()
