@@ -1,6 +1,10 @@
 package server
 
 import (
+	"bytes"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -67,5 +71,45 @@ func FuzzConsoleSession(f *testing.F) {
 			t.Fatalf("accepted %q as a session: %+v", raw, c)
 		}
 		_, _ = acc.parseJWT(raw, "console_mfa")
+	})
+}
+
+// FuzzConsoleUpload feeds arbitrary multipart bodies to the reader of the
+// test verification and admin verification uploads: a refusal with a
+// documented code, or files within the limits, front first.
+func FuzzConsoleUpload(f *testing.F) {
+	var b bytes.Buffer
+	mw := multipart.NewWriter(&b)
+	for _, slot := range []string{"front", "back", "selfie"} {
+		w, _ := mw.CreateFormFile(slot, slot+".jpg")
+		w.Write([]byte("\xff\xd8\xff" + slot))
+	}
+	mw.WriteField("config", "kenya_national_id")
+	mw.Close()
+	f.Add(mw.Boundary(), b.Bytes())
+	f.Add("x", []byte("--x\r\nContent-Disposition: form-data; name=\"selfie\"; filename=\"s\"\r\n\r\nabc\r\n--x--\r\n"))
+	f.Add("x", []byte("--x\r\nContent-Disposition: form-data; name=\"front\"; filename=\"f\"\r\n\r\n"))
+	f.Add("", []byte("not multipart"))
+	lim := DefaultLimits
+	lim.FileBytes, lim.RequestBytes = 64, 512 // small, so the fuzzer reaches them
+	c := &console{s: &Server{cfg: Config{Limits: lim}}}
+	f.Fuzz(func(t *testing.T, boundary string, body []byte) {
+		req := httptest.NewRequest("POST", "/console/api/organisation/verify-admin", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "multipart/form-data; boundary="+boundary)
+		tf, aerr := c.readTestForm(httptest.NewRecorder(), req)
+		if aerr != nil {
+			if st := HTTPStatus(aerr.Code); st != http.StatusBadRequest && st != http.StatusRequestEntityTooLarge {
+				t.Fatalf("status %d: %s", st, aerr.Message)
+			}
+			return
+		}
+		if len(tf.files) == 0 || tf.files[0].slot != "front" {
+			t.Fatalf("files %+v", tf.files)
+		}
+		for _, fl := range tf.files {
+			if len(fl.data) == 0 || int64(len(fl.data)) > lim.FileBytes {
+				t.Fatalf("%s: %d bytes", fl.slot, len(fl.data))
+			}
+		}
 	})
 }
