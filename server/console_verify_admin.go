@@ -51,19 +51,8 @@ func (c *console) verifyAdmin(ctx context.Context, m *member, tf *testFiles) (st
 			def.Checks = append(def.Checks, idv.CheckSpec{Name: ch})
 		}
 	}
-	images := map[string]idv.Image{}
-	for i, f := range tf.files {
-		format, aerr := c.s.checkImage(ctx, f.slot, f.data)
-		if aerr != nil {
-			return store.OrgProfile{}, nil, aerr
-		}
-		tf.files[i].format = format
-		images[f.slot] = idv.Image{Data: f.data, ContentType: "image/" + format}
-	}
-	if _, ok := images["selfie"]; !ok {
-		return store.OrgProfile{}, nil, idv.Errorf(idv.EInvalid, "a live selfie is required")
-	}
-	// An accepted verification (by the engine or an operator) is final.
+	// Refusals that need no image first: an accepted verification (by
+	// the engine or an operator) is final; runs are limited.
 	if p, err := c.st.OrgProfile(ctx, m.org()); err == nil && p.AdminVerificationDecision == string(idv.Accept) {
 		return store.OrgProfile{}, nil, idv.Errorf(idv.EInvalid, "your identity is already verified")
 	}
@@ -79,6 +68,18 @@ func (c *console) verifyAdmin(ctx context.Context, m *member, tf *testFiles) (st
 			return store.OrgProfile{}, nil, &APIError{Code: CodeRateLimited, RetryAfter: int(wait.Seconds()),
 				Message: fmt.Sprintf("at most %d identity verifications a day; try again tomorrow or ask the operator of this installation", adminRunsPerDay)}
 		}
+	}
+	images := map[string]idv.Image{}
+	for i, f := range tf.files {
+		format, aerr := c.s.checkImage(ctx, f.slot, f.data)
+		if aerr != nil {
+			return store.OrgProfile{}, nil, aerr
+		}
+		tf.files[i].format = format
+		images[f.slot] = idv.Image{Data: f.data, ContentType: "image/" + format}
+	}
+	if _, ok := images["selfie"]; !ok {
+		return store.OrgProfile{}, nil, idv.Errorf(idv.EInvalid, "a live selfie is required")
 	}
 	prep, err := c.s.engine.Prepare(&def)
 	if err != nil {
