@@ -199,6 +199,11 @@ func TestAuthorisationSweep(t *testing.T) {
 	secrets := []string{vid, "/v/" + vid + "/", hookID, e.wfFace.RefreshToken, e.secret, vErase, vAssign, vDecide}
 	var routes []string
 	for _, r := range e.srv.Routes() {
+		if strings.HasPrefix(r.Path, "/console/api/") {
+			// Console sessions are cookies, not bearer tokens: the console's
+			// own sweeps (console_authz_test.go) try every one of them.
+			continue
+		}
 		routes = append(routes, r.Method+" "+r.Path)
 	}
 	sort.Strings(routes)

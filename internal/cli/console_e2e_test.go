@@ -247,19 +247,20 @@ func TestConsoleEndToEnd(t *testing.T) {
 		}
 	}()
 	n := 0
-	save := func(name string) {
+	// shotIn checks the page's controls are named and saves it whole.
+	shotIn := func(c context.Context, name string) {
 		t.Helper()
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		bad, err := chromedp.Run(c, chromedp.Evaluate[[]string](a11yScript))
+		require.NoError(t, err)
+		assert.Empty(t, bad, "controls without an accessible name on %s", name)
+		png, err := chromedp.Run(c, chromedp.FullScreenshot(100))
 		require.NoError(t, err, "screenshot "+name)
 		n++
 		require.NoError(t, os.WriteFile(filepath.Join(shots, fmt.Sprintf("%02d-%s.png", n, name)), png, 0o644))
 	}
 	shot := func(name string) {
 		t.Helper()
-		bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](a11yScript))
-		require.NoError(t, err)
-		assert.Empty(t, bad, "controls without an accessible name on %s", name)
-		save(name)
+		shotIn(ctx, name)
 	}
 	// phone opens a page in a phone's window (375 px, touch, overlay
 	// scrollbars), checks its controls are named and nothing sticks out,
@@ -498,8 +499,9 @@ func TestConsoleEndToEnd(t *testing.T) {
 	require.NoError(t, chromedp.Do(dctx, desktop))
 	runIn(dctx, "join", chromedp.Navigate(base+"/console/invite"), chromedp.WaitVisible(css("#code")),
 		chromedp.SendKeys(css("#email"), "dev@acme.example"), chromedp.SendKeys(css("#code"), latestCode(t, data)),
-		chromedp.SendKeys(css("#name"), "Dev One"), chromedp.SendKeys(css("#password"), "another long password"),
-		chromedp.Click(css("form button[type=submit]")))
+		chromedp.SendKeys(css("#name"), "Dev One"), chromedp.SendKeys(css("#password"), "another long password"))
+	shotIn(dctx, "invite")
+	runIn(dctx, "join submit", chromedp.Click(css("form button[type=submit]")))
 	until(dctx, "developer signed in", `location.pathname === "/console/overview" && !!document.querySelector(".stats")`)
 	hasMembers, err := chromedp.Run(dctx, chromedp.Evaluate[bool](`!!document.querySelector('nav a[href="/console/members"]')`))
 	require.NoError(t, err)
@@ -508,6 +510,7 @@ func TestConsoleEndToEnd(t *testing.T) {
 	refused, err := chromedp.Run(dctx, chromedp.Text(css("h1")))
 	require.NoError(t, err)
 	assert.Equal(t, "Not allowed", refused)
+	shotIn(dctx, "developer-refused")
 	run("remove", chromedp.Navigate(base+"/console/members"), chromedp.WaitVisible(css(`button[aria-label="Remove dev@acme.example"]`)),
 		chromedp.Click(css(`button[aria-label="Remove dev@acme.example"]`)))
 	notice(ctx, "removed", "Member removed")
