@@ -1,0 +1,173 @@
+/**
+ * On-device capture guidance: a card in the frame, sharp, without glare,
+ * not too dark, held steady. It reads a small greyscale copy of the frame
+ * region (about 200 px wide) and does a few passes over it, so it runs
+ * several times a second on a phone.
+ *
+ * The thresholds were chosen on the fake-camera scenes of synth seed 11
+ * (sdk/test/quality.test.mjs makes sharp, blurred, dark, glare and
+ * no-card variants of them) and checked on seed 12, which they were not
+ * tuned on; the test prints both counts.
+ */
+export interface Luma {
+  data: Uint8Array | Uint8ClampedArray;
+  width: number;
+  height: number;
+}
+
+export type Hint = 'no_card' | 'blurry' | 'glare' | 'dark' | 'hold_steady' | 'ready';
+
+export interface Quality {
+  cardFound: boolean;
+  /** Sides of the frame (of 4) with a card edge along them. */
+  edges: number;
+  /** Laplacian energy over gradient energy inside the frame, in percent: higher is sharper. */
+  sharpness: number;
+  /** Share of the frame's pixels at or near saturation. */
+  glare: number;
+  /** Mean luma, 0 to 255. */
+  brightness: number;
+  hint: Hint;
+}
+
+// A row (or column) of the band along a frame side counts as a card edge
+// when its mean absolute step across the edge is at least this, in luma
+// levels: a card on a desk steps by 100 or more; the texture of a desk, a
+// wall or a face by under 10.
+export const EDGE_MIN = 22;
+// Below this Laplacian-to-gradient ratio the print is soft: the sharp
+// synthetic scenes score 100 to 107, the same after a 3 px box blur at
+// camera resolution (about a phone's autofocus hunting) 46 to 47.
+export const SHARP_MIN = 70;
+// Share of pixels at 250 or more above which glare hides print: clean
+// cards have none; a specular patch covers a few percent of the card.
+export const GLARE_MAX = 0.015;
+// Above this share the clipped pixels are the page itself (a white
+// passport page a little over-exposed), not a highlight on it: its print
+// is still there to read.
+export const GLARE_PAGE = 0.35;
+// Mean luma below which the camera's noise swamps the print.
+export const DARK_MAX = 60;
+
+/** Greyscale of RGBA pixels (BT.601 weights, integer arithmetic). */
+export function toLuma(rgba: Uint8ClampedArray | Uint8Array, width: number, height: number): Luma {
+  const out = new Uint8Array(width * height);
+  for (let i = 0, j = 0; j < out.length; i += 4, j++) out[j] = (rgba[i] * 77 + rgba[i + 1] * 150 + rgba[i + 2] * 29) >> 8;
+  return { data: out, width, height };
+}
+
+/**
+ * Best edge score along one side, in the outer 22% of the frame: for each
+ * row (or column) of the band, the mean over the side's middle 60% of the
+ * signed step across it (two pixels each way), taken absolute. A card's
+ * edge steps the same way all along, so the mean stays large; print and
+ * texture step both ways and cancel out.
+ */
+function sideScore(l: Luma, side: 'top' | 'bottom' | 'left' | 'right'): number {
+  const { data, width: w, height: h } = l;
+  let best = 0;
+  if (side === 'top' || side === 'bottom') {
+    const band = Math.max(3, Math.floor(h * 0.22));
+    const x0 = Math.floor(w * 0.2);
+    const x1 = Math.ceil(w * 0.8);
+    for (let k = 2; k < band; k++) {
+      const y = side === 'top' ? k : h - 1 - k;
+      let s = 0;
+      for (let x = x0; x < x1; x++) s += data[(y + 2) * w + x] - data[(y - 2) * w + x];
+      best = Math.max(best, Math.abs(s) / (x1 - x0));
+    }
+  } else {
+    const band = Math.max(3, Math.floor(w * 0.22));
+    const y0 = Math.floor(h * 0.2);
+    const y1 = Math.ceil(h * 0.8);
+    for (let k = 2; k < band; k++) {
+      const x = side === 'left' ? k : w - 1 - k;
+      let s = 0;
+      for (let y = y0; y < y1; y++) s += data[y * w + x + 2] - data[y * w + x - 2];
+      best = Math.max(best, Math.abs(s) / (y1 - y0));
+    }
+  }
+  return best;
+}
+
+/** Analyses the frame region of one camera frame. */
+export function analyseCard(l: Luma): Quality {
+  const { data, width: w, height: h } = l;
+  let sum = 0;
+  let bright = 0;
+  for (let i = 0; i < data.length; i++) {
+    sum += data[i];
+    if (data[i] >= 250) bright++;
+  }
+  const brightness = sum / data.length;
+  const glare = bright / data.length;
+  let edges = 0;
+  for (const side of ['top', 'bottom', 'left', 'right'] as const) if (sideScore(l, side) >= EDGE_MIN) edges++;
+  // Sharpness over the inner 60%, where the print is.
+  let lap = 0;
+  let grad = 0;
+  for (let y = Math.floor(h * 0.2); y < Math.floor(h * 0.8); y++) {
+    for (let x = Math.floor(w * 0.2); x < Math.floor(w * 0.8); x++) {
+      const i = y * w + x;
+      lap += Math.abs(4 * data[i] - data[i - 1] - data[i + 1] - data[i - w] - data[i + w]);
+      grad += Math.abs(data[i + 1] - data[i - 1]) + Math.abs(data[i + w] - data[i - w]);
+    }
+  }
+  // Laplacian over gradient: a blurred edge spreads its step over more
+  // pixels, which lowers the Laplacian by the square of the spread and the
+  // gradient only in proportion; the ratio does not depend on contrast.
+  const sharpness = grad ? (100 * lap) / grad : 0;
+  const cardFound = edges === 4;
+  let hint: Hint = 'ready';
+  if (brightness < DARK_MAX) hint = 'dark';
+  else if (!cardFound) hint = 'no_card';
+  else if (glare > GLARE_MAX && glare < GLARE_PAGE) hint = 'glare';
+  else if (sharpness < SHARP_MIN) hint = 'blurry';
+  return { cardFound, edges, sharpness, glare, brightness, hint };
+}
+
+/** Mean absolute difference of two frames of the same size. */
+export function frameDifference(a: Luma, b: Luma): number {
+  if (a.data.length !== b.data.length) return 255;
+  let s = 0;
+  for (let i = 0; i < a.data.length; i++) s += Math.abs(a.data[i] - b.data[i]);
+  return s / a.data.length;
+}
+
+// Frames differing by less than this mean luma step are "steady": camera
+// noise is 1 to 2 levels; a hand moving a card shifts 6 or more.
+export const STEADY_MAX = 3.5;
+// Consecutive good, steady frames before the shot is taken by itself:
+// at about six analyses a second, half a second of holding still.
+export const AUTO_CAPTURE_FRAMES = 3;
+
+/**
+ * Decides auto-capture from a stream of analyses: the card found, sharp,
+ * without glare and steady for AUTO_CAPTURE_FRAMES frames in a row.
+ */
+export class AutoCapture {
+  private prev?: Luma;
+  private good = 0;
+
+  /** Feeds one frame; returns its quality, with hold_steady while waiting, and whether to shoot now. */
+  push(l: Luma): { quality: Quality; shoot: boolean } {
+    const q = analyseCard(l);
+    const steady = this.prev ? frameDifference(this.prev, l) < STEADY_MAX : false;
+    this.prev = l;
+    if (q.hint !== 'ready') {
+      this.good = 0;
+      return { quality: q, shoot: false };
+    }
+    this.good = steady ? this.good + 1 : 0;
+    if (this.good >= AUTO_CAPTURE_FRAMES) {
+      this.good = 0;
+      return { quality: q, shoot: true };
+    }
+    return { quality: { ...q, hint: 'hold_steady' }, shoot: false };
+  }
+
+  reset(): void {
+    this.prev = undefined;
+    this.good = 0;
+  }
+}
