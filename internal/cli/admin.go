@@ -33,12 +33,19 @@ func init() {
 // file.
 type dataLocation struct {
 	dir, db *string
+	// keysFile and getenv give the signing keys replicas share
+	// (sharedKeys).
+	keysFile *string
+	getenv   func(string) string
 }
 
 func dataFlag(fs *flag.FlagSet, env *Env) dataLocation {
 	return dataLocation{
 		dir: fs.String("data", envOr(env, "TAMBUA_DATA", "data"), "data folder of the server (env TAMBUA_DATA)"),
 		db:  fs.String("db", env.Getenv("TAMBUA_DB"), "the server's PostgreSQL database (postgres://...) instead of DATA/tambua.db (env TAMBUA_DB)"),
+		keysFile: fs.String("keys-file", env.Getenv("TAMBUA_KEYS_FILE"),
+			"file holding the signing key replicas share (else env TAMBUA_SIGNING_KEY; required with --db; env TAMBUA_KEYS_FILE)"),
+		getenv: env.Getenv,
 	}
 }
 
@@ -109,62 +116,32 @@ func newWorkflowResult(w server.Workflow) workflowResult {
 	return r
 }
 
-// workflowID is the workflow named by --id or by the one positional
-// argument.
-func workflowID(flagID string, pos []string) (string, error) {
-	switch {
-	case flagID != "" && len(pos) > 0 && pos[0] != flagID:
-		return "", Usagef("give the workflow id once (--id or an argument)")
-	case flagID != "":
-		return flagID, nil
-	case len(pos) > 0:
-		return pos[0], nil
-	}
-	return "", Usagef("--id is required")
-}
-
 func runOrgCreate(ctx context.Context, env *Env, args []string) error {
 	c := newAdminCommand(env, "org create")
 	name := c.String("name", "Organisation", "organisation name")
 	if _, err := c.parse(args, 0); err != nil {
 		return err
 	}
-	st, admin, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	o, err := admin.CreateOrganisation(ctx, *name)
-	if err != nil {
-		return adminError(err)
-	}
-	return c.print(orgResult{OrganisationID: o.ID, Name: o.Name})
+	return c.run(ctx, adminError, func(_ backend, admin *server.Admin) (any, error) {
+		o, err := admin.CreateOrganisation(ctx, *name)
+		return orgResult{OrganisationID: o.ID, Name: o.Name}, err
+	})
 }
 
 func runClientsCreate(ctx context.Context, env *Env, args []string) error {
-	c := newAdminCommand(env, "clients create")
-	org := c.Int64("org", 0, "organisation id (required)")
+	c := newAdminCommand(env, "clients create").withOrg()
 	name := c.String("name", "", "client name")
 	if _, err := c.parse(args, 0); err != nil {
 		return err
 	}
-	if *org <= 0 {
-		return Usagef("--org is required")
+	err := c.run(ctx, adminError, func(_ backend, admin *server.Admin) (any, error) {
+		cl, secret, err := admin.CreateClient(ctx, *c.org, *name)
+		return clientResult{ClientID: cl.ID, ClientSecret: secret, OrganisationID: cl.OrganisationID, Name: cl.Name}, err
+	})
+	if err == nil {
+		fmt.Fprintln(env.Stderr, "The secret is shown this once; it is stored only as a hash.")
 	}
-	st, admin, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	cl, secret, err := admin.CreateClient(ctx, *org, *name)
-	if err != nil {
-		return adminError(err)
-	}
-	if err := c.print(clientResult{ClientID: cl.ID, ClientSecret: secret, OrganisationID: cl.OrganisationID, Name: cl.Name}); err != nil {
-		return err
-	}
-	fmt.Fprintln(env.Stderr, "The secret is shown this once; it is stored only as a hash.")
-	return nil
+	return err
 }
 
 // readWorkflowFile reads a workflow file and checks its document types
@@ -200,34 +177,21 @@ func runWorkflowsCreate(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, admin, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	w, err := admin.CreateWorkflow(ctx, *client, *secret, *def)
-	if err != nil {
-		return adminError(err)
-	}
-	if *tokenTTL > 0 {
-		// The token made at creation never leaves this process.
-		if w, err = admin.RotateRefreshToken(ctx, w.ID, *tokenTTL); err != nil {
-			return err
+	return c.run(ctx, adminError, func(_ backend, admin *server.Admin) (any, error) {
+		w, err := admin.CreateWorkflow(ctx, *client, *secret, *def)
+		if err == nil && *tokenTTL > 0 {
+			// The token made at creation never leaves this process.
+			w, err = admin.RotateRefreshToken(ctx, w.ID, *tokenTTL)
 		}
-	}
-	return c.print(newWorkflowResult(w))
+		return newWorkflowResult(w), err
+	})
 }
 
 func runWorkflowsEdit(ctx context.Context, env *Env, args []string) error {
-	c := newAdminCommand(env, "workflows edit")
-	idFlag := c.String("id", "", "work_flow_id (required; or give it as the argument)")
+	c := newAdminCommand(env, "workflows edit").withID("work_flow_id", "work_flow_id")
 	file := c.String("file", "", "the whole edited workflow, YAML or JSON (required)")
 	docdefsDir := c.String("docdefs", "", "folder of extra document definitions the server uses (YAML)")
-	pos, err := c.parse(args, 1)
-	if err != nil {
-		return err
-	}
-	id, err := workflowID(*idFlag, pos)
+	id, err := c.parseID(args)
 	if err != nil {
 		return err
 	}
@@ -235,130 +199,80 @@ func runWorkflowsEdit(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, admin, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	w, err := admin.EditWorkflow(ctx, id, *def)
-	if err != nil {
-		return adminError(err)
-	}
-	return c.print(newWorkflowResult(w))
+	return c.run(ctx, adminError, func(_ backend, admin *server.Admin) (any, error) {
+		w, err := admin.EditWorkflow(ctx, id, *def)
+		return newWorkflowResult(w), err
+	})
 }
 
 func runWorkflowsDuplicate(ctx context.Context, env *Env, args []string) error {
-	c := newAdminCommand(env, "workflows duplicate")
-	idFlag := c.String("id", "", "work_flow_id to copy (required; or give it as the argument)")
+	c := newAdminCommand(env, "workflows duplicate").withID("work_flow_id", "work_flow_id to copy")
 	name := c.String("name", "", "name of the copy (required)")
 	secret := c.String("secret", env.Getenv("TAMBUA_CLIENT_SECRET"), "the client's secret (env TAMBUA_CLIENT_SECRET)")
-	pos, err := c.parse(args, 1)
-	if err != nil {
-		return err
-	}
-	id, err := workflowID(*idFlag, pos)
+	id, err := c.parseID(args)
 	if err != nil {
 		return err
 	}
 	if *name == "" {
 		return Usagef("--name is required")
 	}
-	st, admin, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	w, err := admin.DuplicateWorkflow(ctx, id, *secret, *name)
-	if err != nil {
-		return adminError(err)
-	}
-	return c.print(newWorkflowResult(w))
+	return c.run(ctx, adminError, func(_ backend, admin *server.Admin) (any, error) {
+		w, err := admin.DuplicateWorkflow(ctx, id, *secret, *name)
+		return newWorkflowResult(w), err
+	})
 }
 
 func statusCommand(path, status string) func(context.Context, *Env, []string) error {
 	return func(ctx context.Context, env *Env, args []string) error {
-		c := newAdminCommand(env, path)
-		idFlag := c.String("id", "", "work_flow_id (required; or give it as the argument)")
-		pos, err := c.parse(args, 1)
+		c := newAdminCommand(env, path).withID("work_flow_id", "work_flow_id")
+		id, err := c.parseID(args)
 		if err != nil {
 			return err
 		}
-		id, err := workflowID(*idFlag, pos)
-		if err != nil {
-			return err
-		}
-		st, admin, err := c.open(ctx)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		w, err := admin.SetWorkflowStatus(ctx, id, status)
-		if err != nil {
-			return adminError(err)
-		}
-		return c.print(statusResult{WorkFlowID: w.ID, Status: w.Status})
+		return c.run(ctx, adminError, func(_ backend, admin *server.Admin) (any, error) {
+			w, err := admin.SetWorkflowStatus(ctx, id, status)
+			return statusResult{WorkFlowID: w.ID, Status: w.Status}, err
+		})
 	}
 }
 
 func runRotateToken(ctx context.Context, env *Env, args []string) error {
-	c := newAdminCommand(env, "workflows rotate-token")
-	idFlag := c.String("id", "", "work_flow_id (required; or give it as the argument)")
+	c := newAdminCommand(env, "workflows rotate-token").withID("work_flow_id", "work_flow_id")
 	ttl := c.Duration("ttl", 0, "lifetime of the new refresh token (0: none)")
-	pos, err := c.parse(args, 1)
+	id, err := c.parseID(args)
 	if err != nil {
 		return err
 	}
-	id, err := workflowID(*idFlag, pos)
-	if err != nil {
-		return err
-	}
-	st, admin, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	w, err := admin.RotateRefreshToken(ctx, id, *ttl)
-	if err != nil {
-		return adminError(err)
-	}
-	return c.print(newWorkflowResult(w))
+	return c.run(ctx, adminError, func(_ backend, admin *server.Admin) (any, error) {
+		w, err := admin.RotateRefreshToken(ctx, id, *ttl)
+		return newWorkflowResult(w), err
+	})
 }
 
 func runSDKToken(ctx context.Context, env *Env, args []string) error {
-	c := newAdminCommand(env, "workflows sdk-token")
-	idFlag := c.String("id", "", "work_flow_id (required; or give it as the argument)")
+	c := newAdminCommand(env, "workflows sdk-token").withID("work_flow_id", "work_flow_id")
 	apiURL := c.String("api-url", "http://127.0.0.1:8080/postdata", "address of /postdata the SDK calls")
 	config := c.String("config", "", "document type (default: the workflow's first)")
 	ttl := c.Duration("ttl", 24*time.Hour, "lifetime of the SDK token")
-	pos, err := c.parse(args, 1)
-	if err != nil {
-		return err
-	}
-	id, err := workflowID(*idFlag, pos)
+	id, err := c.parseID(args)
 	if err != nil {
 		return err
 	}
 	if *ttl <= 0 {
 		return Usagef("--ttl must be positive")
 	}
-	st, admin, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	w, err := st.Workflow(ctx, id)
-	if err != nil {
-		return adminError(err)
-	}
-	if *config == "" {
-		*config = w.Definition.DocumentTypes[0]
-	}
-	now := time.Now()
-	tok, err := admin.SDKToken(w, *apiURL, *config, *ttl)
-	if err != nil {
-		return err
-	}
-	return c.print(sdkTokenResult{WorkFlowID: w.ID, Config: *config, ExpiresAt: now.Add(*ttl).UTC().Format(time.RFC3339), SDKToken: tok})
+	return c.run(ctx, adminError, func(st backend, admin *server.Admin) (any, error) {
+		w, err := st.Workflow(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if *config == "" {
+			*config = w.Definition.DocumentTypes[0]
+		}
+		now := time.Now()
+		tok, err := admin.SDKToken(w, *apiURL, *config, *ttl)
+		return sdkTokenResult{WorkFlowID: w.ID, Config: *config, ExpiresAt: now.Add(*ttl).UTC().Format(time.RFC3339), SDKToken: tok}, err
+	})
 }
 
 func runUnitsAdd(ctx context.Context, env *Env, args []string) error {
@@ -375,14 +289,8 @@ func runUnitsAdd(ctx context.Context, env *Env, args []string) error {
 	if err != nil || n == 0 {
 		return Usagef("N must be a non-zero integer, got %q", pos[0])
 	}
-	st, admin, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	bal, err := admin.AddUnits(ctx, *org, n)
-	if err != nil {
-		return adminError(err)
-	}
-	return c.print(unitsResult{OrganisationID: *org, Added: n, Balance: bal})
+	return c.run(ctx, adminError, func(_ backend, admin *server.Admin) (any, error) {
+		bal, err := admin.AddUnits(ctx, *org, n)
+		return unitsResult{OrganisationID: *org, Added: n, Balance: bal}, err
+	})
 }

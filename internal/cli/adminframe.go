@@ -24,6 +24,14 @@ type adminCommand struct {
 	env  *Env
 	data dataLocation
 	json *bool
+	// org is --org when the command acts inside one organisation
+	// (withOrg); parse then requires it.
+	org *int64
+	// id is --id when the command acts on one object (withID), which
+	// may also be given as the one positional argument; idName names
+	// it in messages.
+	id     *string
+	idName string
 }
 
 func newAdminCommand(env *Env, path string) *adminCommand {
@@ -35,10 +43,67 @@ func jsonFlag(fs *flag.FlagSet) *bool {
 	return fs.Bool("json", false, "print the result as one JSON object (docs/cli.md)")
 }
 
+// withOrg declares --org, the organisation the command acts in.
+func (c *adminCommand) withOrg() *adminCommand {
+	c.org = c.Int64("org", 0, "organisation id (required)")
+	return c
+}
+
+// withID declares --id, the object the command acts on (name is its
+// field name, such as work_flow_id); parseID reads it from the flag or
+// the one positional argument.
+func (c *adminCommand) withID(name, usage string) *adminCommand {
+	c.idName = name
+	c.id = c.String("id", "", usage+" (required; or give it as the argument)")
+	return c
+}
+
 // parse parses args and returns the positional arguments, refusing more
-// than max of them.
+// than max of them and a missing --org where the command declared one.
 func (c *adminCommand) parse(args []string, max int) ([]string, error) {
-	return parseArgs(c.FlagSet, args, max)
+	pos, err := parseArgs(c.FlagSet, args, max)
+	if err != nil {
+		return nil, err
+	}
+	if c.org != nil && *c.org <= 0 {
+		return nil, Usagef("--org is required")
+	}
+	return pos, nil
+}
+
+// parseID parses args of a command declared withID and returns the id,
+// given once: as --id or as the one positional argument.
+func (c *adminCommand) parseID(args []string) (string, error) {
+	pos, err := c.parse(args, 1)
+	if err != nil {
+		return "", err
+	}
+	id := *c.id
+	switch {
+	case id != "" && len(pos) > 0 && pos[0] != id:
+		return "", Usagef("give the %s once (--id or an argument)", c.idName)
+	case id == "" && len(pos) > 0:
+		id = pos[0]
+	case id == "":
+		return "", Usagef("the %s is required (--id or an argument)", c.idName)
+	}
+	return id, nil
+}
+
+// run opens the store, calls op with it and its Admin, and prints the
+// result op returns; op's error goes through explain (adminError,
+// reviewError), which words it for the command line.
+func (c *adminCommand) run(ctx context.Context, explain func(error) error, op func(st backend, admin *server.Admin) (any, error)) error {
+	st, admin, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	v, err := op(st, admin)
+	if err != nil {
+		return explain(err)
+	}
+	return c.print(v)
 }
 
 // open opens the server's store: SQLite in the data folder, or the
@@ -150,11 +215,11 @@ func isNumber(s string) bool {
 }
 
 // auditOf returns the backend's audit log, or an error saying the
-// database does not keep one yet (the PostgreSQL backend, for now).
+// database keeps none (both built-in backends do).
 func auditOf(st backend) (store.Audit, error) {
 	a, ok := st.(store.Audit)
 	if !ok {
-		return nil, fmt.Errorf("this database (%T) keeps no audit log or retention yet; use the SQLite data folder", st)
+		return nil, fmt.Errorf("this database (%T) keeps no audit log or retention", st)
 	}
 	return a, nil
 }
@@ -164,7 +229,7 @@ func auditOf(st backend) (store.Audit, error) {
 func reviewsOf(st backend) (store.Reviews, error) {
 	r, ok := st.(store.Reviews)
 	if !ok {
-		return nil, fmt.Errorf("this database (%T) has no review queue yet; use the SQLite data folder", st)
+		return nil, fmt.Errorf("this database (%T) has no review queue", st)
 	}
 	return r, nil
 }

@@ -39,43 +39,33 @@ func (r auditResult) text() string {
 }
 
 func runAuditList(ctx context.Context, env *Env, args []string) error {
-	c := newAdminCommand(env, "audit list")
-	org := c.Int64("org", 0, "organisation id (required; 0 is not an organisation)")
+	c := newAdminCommand(env, "audit list").withOrg()
 	action := c.String("action", "", "only this action (review.approved, verification.erased, ...)")
 	since := c.Duration("since", 0, "only lines of this last period (e.g. 24h)")
 	limit := c.Int("limit", 1000, "at most this many lines (1 to 10000)")
 	if _, err := c.parse(args, 0); err != nil {
 		return err
 	}
-	if *org <= 0 {
-		return Usagef("--org is required")
-	}
 	if *limit < 1 || *limit > 10000 || *since < 0 {
 		return Usagef("--limit must be 1 to 10000 and --since not negative")
 	}
-	st, _, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
 	f := server.AuditFilter{Action: *action, Limit: *limit}
 	if *since > 0 {
 		f.Since = time.Now().Add(-*since)
 	}
-	audit, err := auditOf(st)
-	if err != nil {
-		return err
-	}
-	entries, err := audit.AuditLog(ctx, *org, f)
-	if err != nil {
-		return err
-	}
-	res := auditResult{Entries: []auditLine{}}
-	for _, e := range entries {
-		res.Entries = append(res.Entries, auditLine{At: e.CreatedAt.UTC().Format(time.RFC3339), Actor: e.Actor, Action: e.Action,
-			ObjectType: e.ObjectType, ObjectID: e.ObjectID, Detail: e.Detail, Address: e.Address})
-	}
-	return c.print(res)
+	return c.run(ctx, adminError, func(st backend, _ *server.Admin) (any, error) {
+		audit, err := auditOf(st)
+		if err != nil {
+			return nil, err
+		}
+		entries, err := audit.AuditLog(ctx, *c.org, f)
+		res := auditResult{Entries: []auditLine{}}
+		for _, e := range entries {
+			res.Entries = append(res.Entries, auditLine{At: e.CreatedAt.UTC().Format(time.RFC3339), Actor: e.Actor, Action: e.Action,
+				ObjectType: e.ObjectType, ObjectID: e.ObjectID, Detail: e.Detail, Address: e.Address})
+		}
+		return res, err
+	})
 }
 
 type retentionResult struct {
@@ -94,21 +84,18 @@ func runOrgRetention(ctx context.Context, env *Env, args []string) error {
 	if *org <= 0 || *days < 0 || *days > 36500 {
 		return Usagef("usage: tambua org retention --org ID --days N (0 to 36500)")
 	}
-	st, admin, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	audit, err := auditOf(st)
-	if err != nil {
-		return err
-	}
-	if err := audit.SetRetention(ctx, *org, *days); err != nil {
-		return adminError(err)
-	}
-	if err := audit.AddAudit(ctx, server.AuditEntry{OrganisationID: *org, Actor: admin.Actor, Action: "organisation.retention",
-		ObjectType: "organisation", ObjectID: fmt.Sprint(*org), Detail: fmt.Sprint(*days)}); err != nil {
-		return fmt.Errorf("retention set, but the audit log could not be written: %w", err)
-	}
-	return c.print(retentionResult{OrganisationID: *org, RetentionDays: *days})
+	return c.run(ctx, adminError, func(st backend, admin *server.Admin) (any, error) {
+		audit, err := auditOf(st)
+		if err != nil {
+			return nil, err
+		}
+		if err := audit.SetRetention(ctx, *org, *days); err != nil {
+			return nil, err
+		}
+		if err := audit.AddAudit(ctx, server.AuditEntry{OrganisationID: *org, Actor: admin.Actor, Action: "organisation.retention",
+			ObjectType: "organisation", ObjectID: fmt.Sprint(*org), Detail: fmt.Sprint(*days)}); err != nil {
+			return nil, fmt.Errorf("retention set, but the audit log could not be written: %w", err)
+		}
+		return retentionResult{OrganisationID: *org, RetentionDays: *days}, nil
+	})
 }

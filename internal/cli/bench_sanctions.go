@@ -4,12 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"runtime"
-	"runtime/debug"
 	"strings"
-	"time"
 
-	"github.com/tambua/tambua/checks/sanctions/lists"
 	"github.com/tambua/tambua/checks/sanctions/match"
 	"github.com/tambua/tambua/internal/bench/sanctionsbench"
 )
@@ -45,44 +41,25 @@ func runBenchSanctions(ctx context.Context, env *Env, args []string) error {
 	if *seed >= 0 {
 		seeds = []int64{*seed}
 	}
-	t0 := time.Now()
-	snap, err := lists.LoadAll(splitList(*dirs)...)
+	reps, err := sanctionsbench.Measure(ctx, sanctionsbench.Options{Dirs: splitList(*dirs), Seeds: seeds,
+		Listed: *listed, Plain: *plain, Threshold: *threshold, Workers: *workers})
 	if err != nil {
 		return err
 	}
-	heap0 := heapInUse()
-	idx := match.New(snap.Entities)
-	load := time.Since(t0)
-	// The index's own memory: live heap after building it less before,
-	// the parsed lists excluded.
-	indexBytes := heapInUse() - heap0
-	var reps []*sanctionsbench.Report
-	for _, sd := range seeds {
-		qs := sanctionsbench.Build(snap.Entities, sd, *listed, *plain)
-		runtime.GC()
-		debug.FreeOSMemory()
-		rss, _ := sanctionsbench.RSS()
-		rep, err := sanctionsbench.Run(ctx, idx, snap.Entities, qs, *threshold, *workers)
-		if err != nil {
-			return err
-		}
-		rep.Seed, rep.HeldOut = sd, sd != sanctionsbench.TuneSeed
-		rep.LoadTime = load
-		rep.IndexBytes = indexBytes
-		rep.RSSBytes = rss
-		_, rep.PeakRSSBytes = sanctionsbench.RSS()
-		reps = append(reps, rep)
-		if *asJSON {
-			continue
-		}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(reps)
+	}
+	for _, rep := range reps {
 		role := "tuning seed"
 		switch {
-		case sd == sanctionsbench.HeldOutSeed:
+		case rep.Seed == sanctionsbench.HeldOutSeed:
 			role = "held-out seed, never tuned on"
 		case rep.HeldOut:
 			role = "never tuned on"
 		}
-		fmt.Fprintf(env.Stdout, "== seed %d (%s) ==\n", sd, role)
+		fmt.Fprintf(env.Stdout, "== seed %d (%s) ==\n", rep.Seed, role)
 		rep.Print(env.Stdout)
 		if *misses {
 			for _, m := range rep.Misses {
@@ -93,22 +70,7 @@ func runBenchSanctions(ctx context.Context, env *Env, args []string) error {
 			}
 		}
 	}
-	runtime.KeepAlive(snap)
-	runtime.KeepAlive(idx)
-	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(reps)
-	}
 	return nil
-}
-
-// heapInUse returns the live heap after a collection.
-func heapInUse() int64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return int64(ms.HeapAlloc)
 }
 
 func splitList(s string) []string {

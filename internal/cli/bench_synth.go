@@ -3,14 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"runtime"
-	"sort"
 	"time"
 
-	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/internal/bench"
+	"github.com/tambua/tambua/internal/bench/synthbench"
 	"github.com/tambua/tambua/internal/testkit/synth"
-	"github.com/tambua/tambua/mrz"
 )
 
 func init() {
@@ -42,72 +40,23 @@ func runBenchSynth(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return Usagef("%v", err)
 	}
-	reg := docdefs.Default()
-	defs := reg.All()
-	gen, err := synth.New(synth.Options{Definitions: defs, Seed: *seed, Difficulty: diff, Attacks: *attacks, Variant: variant})
+	rep, err := synthbench.Run(ctx, synthbench.Options{Count: *count, Seed: *seed, Difficulty: diff, Attacks: *attacks, Variant: variant})
 	if err != nil {
 		return err
 	}
-	// the first pass over the definitions draws their shared layers
-	warm := time.Now()
-	for i := 0; i < len(defs); i++ {
-		if _, err := gen.Sample(ctx, i); err != nil {
-			return err
-		}
-	}
-	warmup := time.Since(warm)
-
-	var times []time.Duration
-	var ms0, ms1 runtime.MemStats
-	runtime.ReadMemStats(&ms0)
-	valid, mrzOK, mrzN := 0, 0, 0
-	var problems []string
-	start := time.Now()
-	cpu0 := processCPU()
-	for i := 0; i < *count; i++ {
-		t0 := time.Now()
-		s, err := gen.Sample(ctx, i)
-		if err != nil {
-			return err
-		}
-		times = append(times, time.Since(t0))
-		d, _ := reg.Definition(s.Truth.Config)
-		ok := len(s.Truth.Combined) == len(d.FieldSchema)
-		for _, f := range d.Fields {
-			if f.Pattern != "" && !regexp.MustCompile(f.Pattern).MatchString(s.Truth.Combined[f.Name]) {
-				ok = false
-				problems = append(problems, fmt.Sprintf("%d %s.%s=%q", i, d.Config, f.Name, s.Truth.Combined[f.Name]))
-			}
-		}
-		if ok {
-			valid++
-		}
-		if len(s.Truth.MRZLines) > 0 {
-			mrzN++
-			if m, err := mrz.Parse(s.Truth.MRZLines, mrz.Options{Now: synth.ReferenceDate}); err == nil && m.AllChecksPass &&
-				m.DocumentNumber == s.Truth.MRZParsed["document_number"] && m.DateOfBirth == s.Truth.MRZParsed["date_of_birth"] {
-				mrzOK++
-			} else {
-				problems = append(problems, fmt.Sprintf("%d %s MRZ", i, d.Config))
-			}
-		}
-	}
-	total := time.Since(start)
-	cpu := processCPU() - cpu0
-	runtime.ReadMemStats(&ms1)
-	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	w := env.Stdout
-	fmt.Fprintf(w, "synth: %d samples, %s, attacks=%v, variant %s, %d CPUs\n", *count, diff, *attacks, variant, runtime.NumCPU())
-	fmt.Fprintf(w, "shared layers (first pass over %d definitions): %.1f s\n", len(defs), warmup.Seconds())
+	fmt.Fprintf(w, "synth: %d samples, %s, attacks=%v, variant %s, %d CPUs\n", rep.Count, rep.Difficulty, rep.Attacks, rep.Variant, runtime.NumCPU())
+	fmt.Fprintf(w, "shared layers (first pass over %d definitions): %.1f s\n", rep.Definitions, rep.Warmup.Seconds())
 	fmt.Fprintf(w, "per sample: mean %.0f ms, median %.0f ms, max %.0f ms; %.2f samples/s on one goroutine\n",
-		ms(total/time.Duration(*count)), ms(times[len(times)/2]), ms(times[len(times)-1]), float64(*count)/total.Seconds())
-	if cpu > 0 {
-		fmt.Fprintf(w, "CPU per sample: %.0f ms (wall time above depends on how busy the machine is)\n", ms(cpu/time.Duration(*count)))
+		bench.Millis(rep.Total/time.Duration(rep.Count)), bench.Millis(bench.Percentile(rep.Times, 50)), bench.Millis(bench.Percentile(rep.Times, 100)),
+		float64(rep.Count)/rep.Total.Seconds())
+	if rep.CPU > 0 {
+		fmt.Fprintf(w, "CPU per sample: %.0f ms (wall time above depends on how busy the machine is)\n", bench.Millis(rep.CPU/time.Duration(rep.Count)))
 	}
-	fmt.Fprintf(w, "allocated per sample: %.0f MB\n", float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(*count)/1e6)
-	fmt.Fprintf(w, "truth valid against docdefs patterns: %d/%d\n", valid, *count)
-	fmt.Fprintf(w, "MRZ accepted by checks/mrz (all checks, number, birth date): %d/%d\n", mrzOK, mrzN)
-	for _, p := range problems {
+	fmt.Fprintf(w, "allocated per sample: %.0f MB\n", float64(rep.AllocBytes)/float64(rep.Count)/1e6)
+	fmt.Fprintf(w, "truth valid against docdefs patterns: %d/%d\n", rep.Valid, rep.Count)
+	fmt.Fprintf(w, "MRZ accepted by checks/mrz (all checks, number, birth date): %d/%d\n", rep.MRZOK, rep.MRZ)
+	for _, p := range rep.Problems {
 		fmt.Fprintf(w, "  problem: %s\n", p)
 	}
 	return nil

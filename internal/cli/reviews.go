@@ -90,17 +90,8 @@ func (r caseResult) text() string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func (c *adminCommand) printCase(rc server.ReviewCase) error {
-	j := server.ReviewJSON(rc)
-	if *c.json {
-		return printJSON(c.env, j)
-	}
-	return writeFields(c.env.Stdout, caseResult{j})
-}
-
 func runReviewsList(ctx context.Context, env *Env, args []string) error {
-	c := newAdminCommand(env, "reviews list")
-	org := c.Int64("org", 0, "organisation id (required)")
+	c := newAdminCommand(env, "reviews list").withOrg()
 	state := c.String("state", "open", "open, approved, rejected or all")
 	workflow := c.String("workflow", "", "only this work_flow_id")
 	assignee := c.String("assignee", "", "only cases of this reviewer (- for unassigned)")
@@ -108,9 +99,6 @@ func runReviewsList(ctx context.Context, env *Env, args []string) error {
 	limit := c.Int("limit", 1000, "at most this many cases (1 to 1000)")
 	if _, err := c.parse(args, 0); err != nil {
 		return err
-	}
-	if *org <= 0 {
-		return Usagef("--org is required")
 	}
 	switch *state {
 	case "open", "approved", "rejected", "all":
@@ -120,116 +108,80 @@ func runReviewsList(ctx context.Context, env *Env, args []string) error {
 	if *limit < 1 || *limit > 1000 || *older < 0 {
 		return Usagef("--limit must be 1 to 1000 and --older-than not negative")
 	}
-	st, admin, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	cases, err := admin.ListReviews(ctx, *org, server.ReviewFilter{State: *state, WorkflowID: *workflow, Assignee: *assignee, OlderThan: *older, Limit: *limit})
-	if err != nil {
-		return reviewError(err)
-	}
-	queue, err := reviewsOf(st)
-	if err != nil {
-		return err
-	}
-	open, _, err := queue.CountReviews(ctx, *org)
-	if err != nil {
-		return err
-	}
-	res := reviewsListResult{Reviews: []server.ReviewCaseJSON{}, Open: open}
-	for _, rc := range cases {
-		res.Reviews = append(res.Reviews, server.ReviewJSON(rc))
-	}
-	return c.print(res)
+	return c.run(ctx, reviewError, func(st backend, admin *server.Admin) (any, error) {
+		cases, err := admin.ListReviews(ctx, *c.org, server.ReviewFilter{State: *state, WorkflowID: *workflow, Assignee: *assignee, OlderThan: *older, Limit: *limit})
+		if err != nil {
+			return nil, err
+		}
+		queue, err := reviewsOf(st)
+		if err != nil {
+			return nil, err
+		}
+		open, _, err := queue.CountReviews(ctx, *c.org)
+		res := reviewsListResult{Reviews: []server.ReviewCaseJSON{}, Open: open}
+		for _, rc := range cases {
+			res.Reviews = append(res.Reviews, server.ReviewJSON(rc))
+		}
+		return res, err
+	})
 }
 
-// caseArgs reads --org and the verification id (--id or the argument).
-func caseArgs(c *adminCommand, args []string) (int64, string, error) {
-	org := c.Int64("org", 0, "organisation id (required)")
-	idFlag := c.String("id", "", "idv_unique_id (or give it as the argument)")
-	pos, err := c.parse(args, 1)
-	if err != nil {
-		return 0, "", err
-	}
-	if *org <= 0 {
-		return 0, "", Usagef("--org is required")
-	}
-	id := *idFlag
-	switch {
-	case id != "" && len(pos) > 0 && pos[0] != id:
-		return 0, "", Usagef("give the verification id once (--id or an argument)")
-	case id == "" && len(pos) > 0:
-		id = pos[0]
-	case id == "":
-		return 0, "", Usagef("the verification id (idv_unique_id) is required")
-	}
-	return *org, id, nil
+// caseCommand is the frame of the commands on one review case: --org
+// and the verification id (--id or the argument).
+func caseCommand(env *Env, path string) *adminCommand {
+	return newAdminCommand(env, path).withOrg().withID("verification id (idv_unique_id)", "idv_unique_id")
+}
+
+// runCase runs act on the case id of c's organisation, if act is given,
+// and prints the case as it then stands.
+func runCase(ctx context.Context, c *adminCommand, id string, act func(*server.Admin) error) error {
+	return c.run(ctx, reviewError, func(_ backend, admin *server.Admin) (any, error) {
+		if act != nil {
+			if err := act(admin); err != nil {
+				return nil, err
+			}
+		}
+		rc, err := admin.ReviewCase(ctx, *c.org, id)
+		return caseResult{server.ReviewJSON(rc)}, err
+	})
 }
 
 func runReviewsShow(ctx context.Context, env *Env, args []string) error {
-	c := newAdminCommand(env, "reviews show")
-	org, id, err := caseArgs(c, args)
+	c := caseCommand(env, "reviews show")
+	id, err := c.parseID(args)
 	if err != nil {
 		return err
 	}
-	st, admin, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	rc, err := admin.ReviewCase(ctx, org, id)
-	if err != nil {
-		return reviewError(err)
-	}
-	return c.printCase(rc)
+	return runCase(ctx, c, id, nil)
 }
 
 func runReviewsAssign(ctx context.Context, env *Env, args []string) error {
-	c := newAdminCommand(env, "reviews assign")
+	c := caseCommand(env, "reviews assign")
 	assignee := c.String("assignee", "", "the reviewer to assign (empty: unassign)")
 	reviewer := c.String("reviewer", "", "who assigns (recorded in the history)")
-	org, id, err := caseArgs(c, args)
+	id, err := c.parseID(args)
 	if err != nil {
 		return err
 	}
-	st, admin, err := c.open(ctx)
-	if err != nil {
+	return runCase(ctx, c, id, func(admin *server.Admin) error {
+		_, err := admin.AssignReview(ctx, *c.org, id, *assignee, cliActor(*reviewer))
 		return err
-	}
-	defer st.Close()
-	if _, err := admin.AssignReview(ctx, org, id, *assignee, cliActor(*reviewer)); err != nil {
-		return reviewError(err)
-	}
-	rc, err := admin.ReviewCase(ctx, org, id)
-	if err != nil {
-		return reviewError(err)
-	}
-	return c.printCase(rc)
+	})
 }
 
 func runReviewsDecide(ctx context.Context, env *Env, args []string) error {
-	c := newAdminCommand(env, "reviews decide")
+	c := caseCommand(env, "reviews decide")
 	decision := c.String("decision", "", "approve or reject (required)")
 	reason := c.String("reason", "", "reason code (required): "+strings.Join(server.ReviewReasons, ", "))
 	note := c.String("note", "", "note for the history (not sent by webhook)")
 	reviewer := c.String("reviewer", "", "who decides (required)")
-	org, id, err := caseArgs(c, args)
+	id, err := c.parseID(args)
 	if err != nil {
 		return err
 	}
-	st, admin, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
 	in := server.DecisionInput{Decision: *decision, Reason: *reason, Note: *note, Reviewer: *reviewer}
-	if _, err := admin.DecideReview(ctx, org, id, in, cliActor(*reviewer)); err != nil {
-		return reviewError(err)
-	}
-	rc, err := admin.ReviewCase(ctx, org, id)
-	if err != nil {
-		return reviewError(err)
-	}
-	return c.printCase(rc)
+	return runCase(ctx, c, id, func(admin *server.Admin) error {
+		_, err := admin.DecideReview(ctx, *c.org, id, in, cliActor(*reviewer))
+		return err
+	})
 }

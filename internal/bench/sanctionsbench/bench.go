@@ -9,10 +9,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	"os"
 	"runtime"
+	"runtime/debug"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/tambua/tambua/checks/sanctions/lists"
 	"github.com/tambua/tambua/checks/sanctions/match"
+	"github.com/tambua/tambua/internal/bench"
 )
 
 // Query is one name of the benchmark.
@@ -328,6 +328,54 @@ func Quality(ctx context.Context, idx *match.Index, ents []*lists.Entity, qs []Q
 	return run(ctx, idx, ents, qs, threshold, 1, false)
 }
 
+// Options of Measure.
+type Options struct {
+	// Dirs are the list folders to load.
+	Dirs []string
+	// Seeds of the query sets, one report each.
+	Seeds         []int64
+	Listed, Plain int
+	Threshold     float64
+	Workers       int
+}
+
+// Measure loads the lists, builds the index and runs the benchmark on the
+// query set of each seed: the whole of tambua bench sanctions but the
+// printing.
+func Measure(ctx context.Context, o Options) ([]*Report, error) {
+	t0 := time.Now()
+	snap, err := lists.LoadAll(o.Dirs...)
+	if err != nil {
+		return nil, err
+	}
+	heap0 := bench.HeapInUse()
+	idx := match.New(snap.Entities)
+	load := time.Since(t0)
+	// The index's own memory: live heap after building it less before,
+	// the parsed lists excluded.
+	indexBytes := bench.HeapInUse() - heap0
+	var reps []*Report
+	for _, sd := range o.Seeds {
+		qs := Build(snap.Entities, sd, o.Listed, o.Plain)
+		runtime.GC()
+		debug.FreeOSMemory()
+		rss, _ := bench.RSS()
+		rep, err := Run(ctx, idx, snap.Entities, qs, o.Threshold, o.Workers)
+		if err != nil {
+			return nil, err
+		}
+		rep.Seed, rep.HeldOut = sd, sd != TuneSeed
+		rep.LoadTime = load
+		rep.IndexBytes = indexBytes
+		rep.RSSBytes = rss
+		_, rep.PeakRSSBytes = bench.RSS()
+		reps = append(reps, rep)
+	}
+	runtime.KeepAlive(snap)
+	runtime.KeepAlive(idx)
+	return reps, nil
+}
+
 func run(ctx context.Context, idx *match.Index, ents []*lists.Entity, qs []Query, threshold float64, workers int, timing bool) (*Report, error) {
 	r := &Report{Threshold: threshold, ByVariant: map[string][2]int{}, Workers: workers}
 	r.Entities, r.Names = idx.Len()
@@ -418,12 +466,12 @@ func run(ctx context.Context, idx *match.Index, ents []*lists.Entity, qs []Query
 	runtime.LockOSThread()
 	cpu := make([]time.Duration, 0, len(qs))
 	for _, q := range qs {
-		c0, ok := threadCPU()
+		c0, ok := bench.ThreadCPU()
 		if !ok {
 			break
 		}
 		idx.Screen(q.Text, match.Options{})
-		c1, _ := threadCPU()
+		c1, _ := bench.ThreadCPU()
 		cpu = append(cpu, c1-c0)
 	}
 	runtime.UnlockOSThread()
@@ -467,29 +515,6 @@ func run(ctx context.Context, idx *match.Index, ents []*lists.Entity, qs []Query
 }
 
 func key(h match.Hit) string { return h.Entity.List + ":" + h.Entity.ID }
-
-// RSS returns the resident and peak resident set sizes of this process
-// from /proc (0 where unavailable).
-func RSS() (cur, peak int64) {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0, 0
-	}
-	for _, ln := range strings.Split(string(data), "\n") {
-		f := strings.Fields(ln)
-		if len(f) < 2 {
-			continue
-		}
-		n, _ := strconv.ParseInt(f[1], 10, 64)
-		switch f[0] {
-		case "VmRSS:":
-			cur = n * 1024
-		case "VmHWM:":
-			peak = n * 1024
-		}
-	}
-	return cur, peak
-}
 
 // Print writes the report for people.
 func (r *Report) Print(w interface{ Write([]byte) (int, error) }) {
@@ -547,12 +572,7 @@ func sameName(h match.Hit, want *lists.Entity) bool {
 }
 
 func percentiles(d []time.Duration) (p50, p99, maxd time.Duration) {
-	if len(d) == 0 {
-		return 0, 0, 0
-	}
-	s := append([]time.Duration(nil), d...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2], s[min(len(s)-1, len(s)*99/100)], s[len(s)-1]
+	return bench.Percentile(d, 50), bench.Percentile(d, 99), bench.Percentile(d, 100)
 }
 
 // samePerson reports whether two entries of different lists are one

@@ -3,7 +3,7 @@
 // with their labels, a photo block, an MRZ when the definition has one, and
 // phone-photo conditions (a textured background, perspective, rotation,
 // blur, glare). It is deliberately plain; the corpus generator in
-// internal/synth is the realistic one.
+// internal/testkit/synth is the realistic one.
 package cardtest
 
 import (
@@ -14,11 +14,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"regexp/syntax"
 	"strings"
 	"sync"
 
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/testkit/regexgen"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
@@ -119,65 +119,14 @@ func Values(def *idv.DocumentDefinition, r *rand.Rand) (printed, truth map[strin
 			}
 			p = t
 		default:
-			t = FromPattern(f.Pattern, r)
+			// A pattern regexgen cannot draw leaves the field empty, as
+			// a card that does not print it.
+			t, _ = regexgen.Draw(r, f.Pattern)
 			p = t
 		}
 		printed[f.Name], truth[f.Name] = p, t
 	}
 	return printed, truth
-}
-
-// FromPattern draws a string matching a simple regular expression.
-func FromPattern(pattern string, r *rand.Rand) string {
-	re, err := syntax.Parse(pattern, syntax.Perl)
-	if err != nil {
-		return ""
-	}
-	var b strings.Builder
-	gen(re.Simplify(), r, &b)
-	return b.String()
-}
-
-func gen(re *syntax.Regexp, r *rand.Rand, b *strings.Builder) {
-	switch re.Op {
-	case syntax.OpLiteral:
-		b.WriteString(string(re.Rune))
-	case syntax.OpCharClass:
-		var all []rune
-		for i := 0; i+1 < len(re.Rune); i += 2 {
-			for c := re.Rune[i]; c <= re.Rune[i+1] && len(all) < 200; c++ {
-				all = append(all, c)
-			}
-		}
-		if len(all) > 0 {
-			b.WriteRune(all[r.IntN(len(all))])
-		}
-	case syntax.OpConcat:
-		for _, s := range re.Sub {
-			gen(s, r, b)
-		}
-	case syntax.OpAlternate:
-		gen(re.Sub[r.IntN(len(re.Sub))], r, b)
-	case syntax.OpCapture:
-		gen(re.Sub[0], r, b)
-	case syntax.OpRepeat, syntax.OpStar, syntax.OpPlus, syntax.OpQuest:
-		lo, hi := re.Min, re.Max
-		switch re.Op {
-		case syntax.OpStar:
-			lo, hi = 0, 3
-		case syntax.OpPlus:
-			lo, hi = 1, 3
-		case syntax.OpQuest:
-			lo, hi = 0, 1
-		}
-		if hi < lo {
-			hi = lo + 2
-		}
-		n := lo + r.IntN(hi-lo+1)
-		for i := 0; i < n; i++ {
-			gen(re.Sub[0], r, b)
-		}
-	}
 }
 
 // Side renders one side of def at pxPerMM with the printed values; mrz are

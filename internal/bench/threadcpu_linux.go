@@ -1,4 +1,4 @@
-package sanctionsbench
+package bench
 
 import (
 	"time"
@@ -6,10 +6,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// threadCPU is the CPU time this OS thread has used: with the goroutine
+// ThreadCPU is the CPU time this OS thread has used: with the goroutine
 // locked to its thread, the difference around a call is the call's own
 // cost, whatever else the machine runs.
-func threadCPU() (time.Duration, bool) {
+func ThreadCPU() (time.Duration, bool) {
 	var ts unix.Timespec
 	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
 		return 0, false

@@ -1,15 +1,15 @@
 //go:build unix
 
-package cli
+package bench
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU is the CPU time this process has used, user plus system, so
+// ProcessCPU is the CPU time this process has used, user plus system, so
 // benchmarks can report cost independent of how busy the machine is.
-func processCPU() time.Duration {
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
@@ -17,9 +17,9 @@ func processCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// childrenCPU is the CPU time of this process's finished children (the
+// ChildrenCPU is the CPU time of this process's finished children (the
 // PDF tools address verification runs).
-func childrenCPU() time.Duration {
+func ChildrenCPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
 		return 0
