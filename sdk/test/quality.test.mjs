@@ -64,6 +64,7 @@ function boxBlur(img, r) {
   return { width: w, height: h, data: out };
 }
 
+const stretch = (img) => ({ ...img, data: img.data.map((v) => Math.max(0, Math.min(255, Math.round(((v - 16) * 255) / 219)))) });
 const scale = (img, f) => ({ ...img, data: img.data.map((v) => Math.min(255, Math.round(v * f))) });
 
 // A specular patch: an ellipse of clipped white over a fifth of the card's width.
@@ -92,6 +93,9 @@ function variants(dir) {
     { name: 'defocused card', img: frameSample(boxBlur(front, 3)), want: 'blurry' },
     { name: 'dark room', img: frameSample(scale(front, 0.22)), want: 'dark' },
     { name: 'glare', img: glare(frameSample(front)), want: 'glare' },
+    // What Chromium shows of the fake camera: video range stretched to full
+    // range, the pale page clipped with its print intact.
+    { name: 'pale page at full exposure', img: frameSample(stretch(front)), want: 'ready' },
     { name: 'card a third out of the frame', img: frameSample(front, 0.35), want: 'no_card' },
     { name: 'a face, no card', img: frameSample(selfie), notReady: true },
   ];

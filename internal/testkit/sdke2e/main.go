@@ -4,6 +4,7 @@
 //
 //	go run ./internal/testkit/sdke2e capture -out DIR [-seed N] [-config C]
 //	go run ./internal/testkit/sdke2e expired-token -data DIR -client ID -org N -workflow ID
+//	go run ./internal/testkit/sdke2e inflate < payload   (the server's decoder: base64 raw deflate to JSON)
 package main
 
 import (
@@ -44,6 +45,8 @@ func main() {
 		err = capture(os.Args[2:])
 	case "expired-token":
 		err = expiredToken(os.Args[2:])
+	case "inflate":
+		err = inflate()
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
@@ -266,6 +269,22 @@ func expiredToken(args []string) error {
 	}
 	fmt.Println(tok)
 	return nil
+}
+
+// inflate decodes a submitVerification payload read from stdin with the
+// server's own decoder and prints the JSON, so the SDK's compression is
+// checked against what the server accepts.
+func inflate() error {
+	in, err := io.ReadAll(os.Stdin)
+	if err != nil {
+		return err
+	}
+	out, err := server.InflatePayload(string(in), 64<<20)
+	if err != nil {
+		return err
+	}
+	_, err = os.Stdout.Write(out)
+	return err
 }
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }

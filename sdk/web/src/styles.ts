@@ -18,7 +18,7 @@ background:${t.primaryColor};color:${t.buttonTextColor};min-width:180px}
 .tmb-btn:focus-visible{outline:3px solid ${t.accentColor};outline-offset:2px}
 .tmb-btn2{background:${t.secondaryColor};color:${t.textColor}}
 .tmb-link{background:none;border:0;color:inherit;text-decoration:underline;cursor:pointer;font:inherit;opacity:.9}
-.tmb-close{position:absolute;top:10px;right:12px;z-index:3;background:rgba(0,0,0,.35);color:#fff;border:0;border-radius:999px;width:36px;height:36px;font-size:20px;cursor:pointer}
+.tmb-close{position:absolute;top:10px;right:12px;z-index:3;background:rgba(0,0,0,.35);color:#fff;border:0;border-radius:999px;width:36px;height:36px;padding:0;font-size:22px;line-height:1;display:flex;align-items:center;justify-content:center;cursor:pointer}
 .tmb-cam{background:#000;color:#fff;padding:0}
 .tmb-video{position:absolute;inset:0;width:100%;height:100%;object-fit:cover}
 .tmb-frame{position:absolute;border:3px solid ${c.camera.idFrameColor};border-radius:14px;box-shadow:0 0 0 200vmax rgba(0,0,0,.55);transition:border-color .2s}
