@@ -19,8 +19,11 @@ function readPGM(path) {
 }
 
 // What the web SDK does: the frame region, area-averaged to 200 px wide.
-function frameSample(img, shift = 0) {
-  const r = idFrameRect(img.width, img.height);
+// shift moves the frame sideways (a share of its width); zoom > 1 brings
+// the card closer (the frame sees the middle 1/zoom of it).
+function frameSample(img, shift = 0, zoom = 1) {
+  const f = idFrameRect(img.width, img.height);
+  const r = { x: f.x + (f.width * (1 - 1 / zoom)) / 2, y: f.y + (f.height * (1 - 1 / zoom)) / 2, width: f.width / zoom, height: f.height / zoom };
   const W = 200;
   const H = Math.round(W / ID_RATIO);
   const out = new Uint8Array(W * H);
@@ -97,6 +100,11 @@ function variants(dir) {
     // range, the pale page clipped with its print intact.
     { name: 'pale page at full exposure', img: frameSample(stretch(front)), want: 'ready' },
     { name: 'card a third out of the frame', img: frameSample(front, 0.35), want: 'no_card' },
+    // A landscape camera shown full screen on an upright phone: the card is
+    // 1.6 times the frame, its edges outside it.
+    { name: 'card too close (1.6x)', img: frameSample(front, 0, 1.6), want: 'no_card' },
+    { name: 'card too close (1.25x)', img: frameSample(front, 0, 1.25), want: 'no_card' },
+    { name: 'card too close (2.3x)', img: frameSample(front, 0, 2.3), want: 'no_card' },
     { name: 'a face, no card', img: frameSample(selfie), notReady: true },
   ];
 }

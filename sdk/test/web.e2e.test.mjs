@@ -195,3 +195,29 @@ test('an expired access token is refreshed once and the call retried', { skip: !
   assert.ok(!events.some((e) => e.kind === 'error'), JSON.stringify(events));
   await context.close();
 });
+
+test('the pages at phone width: frame, guidance and controls on screen, upload from the capture page', { skip: !existsSync(chromiumPath) }, async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, permissions: ['camera'], hasTouch: true, isMobile: true });
+  const page = await openDemo(context, 'fr');
+  await page.waitForSelector('.tmb-start', { timeout: 30_000 });
+  await page.screenshot({ path: join(shots, 'web-phone-landing.png') });
+  await page.click('.tmb-start');
+  await page.waitForSelector('.tmb-guide[data-hint]', { timeout: 20_000 });
+  await page.screenshot({ path: join(shots, 'web-phone-id-capture.png') });
+  const box = async (sel) => page.locator(sel).first().boundingBox();
+  const frame = await box('.tmb-frame');
+  const shutter = await box('.tmb-shutter');
+  const title = await box('.tmb-top');
+  const inside = (b) => b.x >= 0 && b.y >= 0 && b.x + b.width <= 390 && b.y + b.height <= 844;
+  for (const [name, b] of Object.entries({ frame, shutter, title })) assert.ok(b && inside(b), `${name} on screen: ${JSON.stringify(b)}`);
+  assert.ok(Math.abs(frame.width / frame.height - 85.6 / 53.98) < 0.03, 'ID-1 frame');
+  assert.ok(shutter.y > frame.y + frame.height, 'the shutter below the frame');
+  assert.ok(title.y + title.height <= frame.y, 'the title above the frame');
+  assert.equal(await page.textContent('.tmb-top .tmb-h1'), 'Recto de votre pièce', 'French from the language');
+  // The holder may pick a photo instead of shooting one.
+  await page.setInputFiles('.tmb-cam input[type=file]', join(cam, 'front.jpg'));
+  await page.waitForSelector('.tmb-review[data-step="id_front"]');
+  await page.screenshot({ path: join(shots, 'web-phone-review.png') });
+  for (const sel of ['.tmb-review-img', '.tmb-retake', '.tmb-continue']) assert.ok(inside(await box(sel)), `${sel} on screen`);
+  await context.close();
+});
