@@ -36,7 +36,7 @@ export function makeCaptures(seed = 11, config = 'ke_passport') {
   return dir;
 }
 
-async function freePort() {
+export async function freePort() {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
@@ -51,12 +51,12 @@ async function freePort() {
  * Starts tambua serve on a fresh data folder and reads the demo
  * organisation it prints. stop() ends it and removes the folder.
  */
-export async function startServer() {
+export async function startServer(extraArgs = []) {
   const bin = tambuaBin();
   const data = mkdtempSync(join(tmpdir(), 'tmb-data-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const proc = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--data', data, '--workers', '1', '--log-level', 'warn'], {
+  const proc = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--data', data, '--workers', '1', '--log-level', 'warn', ...extraArgs], {
     env: { ...process.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -126,12 +126,12 @@ export async function backendSdkToken(server, workflowId) {
  * the SDK's 590 px ID output gives a passport page (125 mm) under 5 px/mm,
  * which the server reports as card_resolution_too_low.
  */
-export function e2eWorkflow(server, name) {
+export function e2eWorkflow(server, name, allowedOrigins = [server.url]) {
   return server.createWorkflow({
     name,
     document_types: ['kenya_national_id'],
     checks: [{ name: 'ocr_extraction' }, { name: 'face_matching' }],
-    web_sdk_configs: { title: 'Verify with Shop', tagline: 'Two photos of your ID and a selfie', colors: { primary: '#6a1b9a' }, allowed_origins: [server.url] },
+    web_sdk_configs: { title: 'Verify with Shop', tagline: 'Two photos of your ID and a selfie', colors: { primary: '#6a1b9a' }, allowed_origins: allowedOrigins },
     react_native_sdk_configs: { title: 'Verify in the app', colors: { primary: '#00695c' } },
   });
 }

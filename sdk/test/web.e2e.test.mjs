@@ -3,9 +3,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { startServer, makeCaptures, e2eWorkflow, sdke2e, sdkDir } from './helpers.mjs';
+import { startServer, makeCaptures, e2eWorkflow, sdke2e, sdkDir, freePort } from './helpers.mjs';
 
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const shots = process.env.TAMBUA_SDK_SCREENSHOTS || join(sdkDir, '.build', 'screenshots');
@@ -15,6 +16,28 @@ let server;
 let cam;
 let wf;
 let browser;
+// Two customer sites on other origins, both allowed by the server's CORS
+// setting; only the shop is in the workflow's allowed_origins.
+const sites = {};
+
+/** A customer's page: loads the SDK from the server and starts it with the public ids. */
+function customerSite() {
+  const s = createServer((req, res) => {
+    const q = new URL(req.url, 'http://x').searchParams;
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.end(`<!doctype html><meta charset="utf-8"><title>shop</title>
+<script src="${q.get('sdk')}/sdk/web.js"></script>
+<script>
+window.events = [];
+TambuaVerification.init({
+  clientId: ${JSON.stringify(q.get('client'))}, workflowId: ${JSON.stringify(q.get('wf'))},
+  onStepChange: (s) => events.push(['step', s.name]),
+  onFailure: (e) => events.push(['error', e.code, e.message]),
+});
+</script>`);
+  });
+  return s;
+}
 
 before(async () => {
   if (!existsSync(chromiumPath)) {
@@ -23,8 +46,13 @@ before(async () => {
   }
   mkdirSync(shots, { recursive: true });
   cam = makeCaptures(11, 'kenya_national_id');
-  server = await startServer();
-  wf = e2eWorkflow(server, 'E2E web');
+  for (const name of ['shop', 'other']) {
+    const port = await freePort();
+    sites[name] = { http: customerSite(), url: `http://127.0.0.1:${port}` };
+    await new Promise((r) => sites[name].http.listen(port, '127.0.0.1', r));
+  }
+  server = await startServer(['--cors-origins', `${sites.shop.url},${sites.other.url}`]);
+  wf = e2eWorkflow(server, 'E2E web', [server.url, sites.shop.url]);
   browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
@@ -33,6 +61,7 @@ before(async () => {
 });
 
 after(async () => {
+  for (const s of Object.values(sites)) s.http.close();
   await browser?.close();
   await server?.stop();
 });
@@ -219,5 +248,25 @@ test('the pages at phone width: frame, guidance and controls on screen, upload f
   await page.waitForSelector('.tmb-review[data-step="id_front"]');
   await page.screenshot({ path: join(shots, 'web-phone-review.png') });
   for (const sel of ['.tmb-review-img', '.tmb-retake', '.tmb-continue']) assert.ok(inside(await box(sel)), `${sel} on screen`);
+  await context.close();
+});
+
+test('a customer page on another origin: a session for an allowed origin, TOKEN_REFRESH_FAILED for another', { skip: !existsSync(chromiumPath) }, async () => {
+  const context = await browser.newContext({ viewport: { width: 960, height: 540 }, permissions: ['camera'] });
+  const open = async (site) => {
+    const page = await context.newPage();
+    await page.goto(`${site.url}/?sdk=${encodeURIComponent(server.url)}&client=${server.demo.clientId}&wf=${wf.work_flow_id}`);
+    await page.waitForFunction(() => window.events.length > 0, null, { timeout: 30_000 });
+    return page;
+  };
+  const shop = await open(sites.shop);
+  await shop.waitForSelector('.tmb-start');
+  assert.deepEqual(await shop.evaluate(() => window.events), [['step', 'landing']]);
+  const other = await open(sites.other);
+  const [ev] = await other.evaluate(() => window.events);
+  assert.equal(ev[0], 'error');
+  assert.equal(ev[1], 'TOKEN_REFRESH_FAILED');
+  assert.match(ev[2], /allowed_origins/, 'the server says why');
+  assert.equal(await other.$('.tmb-start'), null);
   await context.close();
 });
