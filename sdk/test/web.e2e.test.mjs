@@ -268,5 +268,27 @@ test('a customer page on another origin: a session for an allowed origin, TOKEN_
   assert.equal(ev[1], 'TOKEN_REFRESH_FAILED');
   assert.match(ev[2], /allowed_origins/, 'the server says why');
   assert.equal(await other.$('.tmb-start'), null);
+  await other.waitForSelector('.tmb-error', { timeout: 5_000 });
   await context.close();
+});
+
+test('no camera, or an old browser without getUserMedia: the file upload, no permission error', { skip: !existsSync(chromiumPath) }, async () => {
+  for (const [problem, script] of [
+    ['none', () => { navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('no device', 'NotFoundError')); }],
+    ['unsupported', () => { Object.defineProperty(Navigator.prototype, 'mediaDevices', { get: () => undefined }); }],
+  ]) {
+    const context = await browser.newContext({ viewport: { width: 960, height: 540 } });
+    await context.addInitScript(script);
+    const page = await openDemo(context);
+    await page.waitForSelector('.tmb-start', { timeout: 30_000 });
+    await page.click('.tmb-start');
+    await page.waitForSelector(`.tmb-fallback[data-problem="${problem}"]`, { timeout: 20_000 });
+    assert.equal(await page.textContent('.tmb-fallback .tmb-h1'), 'No camera found', problem);
+    assert.equal(await page.$('.tmb-retry-camera') !== null, problem === 'none', 'retrying the camera only where there may be one');
+    const events = await page.evaluate(() => window.demoEvents);
+    assert.ok(!events.some((e) => e.kind === 'error'), `${problem}: not an error: ${JSON.stringify(events)}`);
+    await page.setInputFiles('.tmb-fallback input[type=file]', join(cam, 'front.jpg'));
+    await page.waitForSelector('.tmb-review[data-step="id_front"]');
+    await context.close();
+  }
 });

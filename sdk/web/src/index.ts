@@ -67,15 +67,8 @@ export function init(opts: InitOptions): Handle {
   const fetchFn: Fetch = (url, init) => fetch(url, init);
   let widget: Widget | undefined;
   let closed = false;
-  const start = async () => {
-    let token = opts.token ?? '';
-    if (!token) {
-      if (!opts.clientId || !opts.workflowId) {
-        throw new SdkError('INVALID_JWT', 'give a token, or clientId and workflowId');
-      }
-      token = await issueSdkToken(fetchFn, opts.apiUrl ?? defaultApiUrl(), opts.clientId, opts.workflowId);
-    }
-    const session = new VerificationSession({
+  const sessionFor = (token: string) =>
+    new VerificationSession({
       token,
       customization: opts.customization,
       language,
@@ -86,6 +79,15 @@ export function init(opts: InitOptions): Handle {
       onCancel: opts.onCancel,
       onStepChange: opts.onStepChange,
     });
+  const start = async () => {
+    let token = opts.token ?? '';
+    if (!token) {
+      if (!opts.clientId || !opts.workflowId) {
+        throw new SdkError('INVALID_JWT', 'give a token, or clientId and workflowId');
+      }
+      token = await issueSdkToken(fetchFn, opts.apiUrl ?? defaultApiUrl(), opts.clientId, opts.workflowId);
+    }
+    const session = sessionFor(token);
     if (closed) return;
     widget = new Widget(session, host ?? document.body);
     try {
@@ -97,8 +99,12 @@ export function init(opts: InitOptions): Handle {
     widget.landing();
   };
   start().catch((e) => {
-    // Errors before the session exists (no token could be had).
+    // Errors before the session exists (no token could be had): the
+    // holder sees the same neutral screen (the check did not run).
     onError(e instanceof SdkError ? e : new SdkError('TOKEN_REFRESH_FAILED', String(e)));
+    if (closed || widget) return;
+    widget = new Widget(sessionFor(''), host ?? document.body);
+    widget.errorScreen();
   });
   return {
     close() {
