@@ -353,17 +353,6 @@ func inflatePayload(payload string, max int64) ([]byte, *APIError) {
 	return out, nil
 }
 
-// InflatePayload is the server's decoder of a submitVerification payload,
-// for clients' tests (the SDKs' round trip, sdk/test): the inflated JSON,
-// or the error /postdata would answer with.
-func InflatePayload(payload string, max int64) ([]byte, error) {
-	out, aerr := inflatePayload(payload, max)
-	if aerr != nil {
-		return nil, aerr
-	}
-	return out, nil
-}
-
 // DeflatePayload is the client side of submitVerification: raw deflate at
 // level 9, then base64.
 func DeflatePayload(v any) (string, error) {

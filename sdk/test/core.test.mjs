@@ -1,10 +1,12 @@
 // Unit tests of the shared core (sdk/core): the SDK token, the
 // configuration priority, the selfie rule, texts, the result mapping, the
-// /postdata client's refresh and retry rules, and the payload encoding,
-// decoded by the server's own decoder (Go, internal/testkit/sdke2e).
+// /postdata client's refresh and retry rules, and the payload encoding
+// (a golden file the server's decoder reads in its own test).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import {
   ApiClient,
   SdkError,
@@ -28,7 +30,7 @@ import {
   viewRectToSource,
   ID_RATIO,
 } from '../.build/core.mjs';
-import { repoDir } from './helpers.mjs';
+import { sdkDir } from './helpers.mjs';
 
 const b64url = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
 const now = Math.floor(Date.now() / 1000);
@@ -189,30 +191,35 @@ test('geometry: the ID frame is ID-1, crops map to the photo, the selfie output 
   assert.deepEqual(selfieOutput(), { width: 590, height: 738 });
 });
 
-/** The server's decoder (server.InflatePayload) through the Go helper. */
-function serverInflate(payload) {
-  return execFileSync('go', ['run', './internal/testkit/sdke2e', 'inflate'], { cwd: repoDir, input: payload, encoding: 'utf8' });
-}
+/** Inflates a payload with Node's zlib, a decoder independent of fflate. */
+const inflate = (wire) => JSON.parse(inflateRawSync(Buffer.from(wire, 'base64')).toString('utf8'));
 
-test('payload: raw deflate level 9 and base64, decoded by the server', () => {
-  // A capture-sized data URL of random bytes (incompressible, like JPEG) and non-ASCII text.
-  const jpeg = Buffer.from(Array.from({ length: 150_000 }, (_, i) => (i * 2654435761) >>> 24)).toString('base64');
+const goldenPath = join(sdkDir, 'test/testdata/payload.json');
+
+test('payload: raw deflate level 9 and base64, the golden file the server decodes', () => {
+  // Capture-like data URLs: bytes that do not compress (like JPEG), and non-ASCII text.
+  const bytes = (n, seed) => Buffer.from(Array.from({ length: n }, (_, i) => ((i + seed) * 2654435761) >>> 24)).toString('base64');
   const p = buildPayload({
     clientId: 'cl_1',
     workflowId: 'wf_1',
-    captures: { id_front: `data:image/jpeg;base64,${jpeg}`, id_back: 'data:image/jpeg;base64,AAAA', selfie: 'data:image/jpeg;base64,/9j/' },
+    captures: { id_front: `data:image/jpeg;base64,${bytes(3000, 1)}`, id_back: `data:image/jpeg;base64,${bytes(2000, 2)}`, selfie: `data:image/jpeg;base64,${bytes(1000, 3)}` },
     requestId: 'ab'.repeat(16),
     config: 'Carte d’identité – Ñandú 🇰🇪',
   });
   const wire = compressPayload(p);
-  const raw = Buffer.from(wire, 'base64');
-  assert.notEqual(raw[0], 0x78, 'raw deflate, not a zlib stream');
-  assert.deepEqual(JSON.parse(serverInflate(wire)), p);
+  assert.notEqual(Buffer.from(wire, 'base64')[0], 0x78, 'raw deflate, not a zlib stream');
+  assert.deepEqual(inflate(wire), p);
   assert.deepEqual(Object.keys(p).sort(), ['client_id', 'config', 'id_back_image_url', 'id_front_image_url', 'request_id', 'selfie_image_url', 'work_flow_id']);
+  // server/sdkpayload_internal_test.go decodes this file with the
+  // server's decoder; here the SDK must still produce its exact bytes.
+  if (process.env.UPDATE) writeFileSync(goldenPath, JSON.stringify({ payload: p, wire }, null, 1) + '\n');
+  const golden = JSON.parse(readFileSync(goldenPath, 'utf8'));
+  assert.deepEqual(golden.payload, p);
+  assert.equal(wire, golden.wire, 'the SDK compresses as when the golden file was written (UPDATE=1 rewrites it)');
   // No selfie in the payload when the workflow needs none.
   const noSelfie = buildPayload({ clientId: 'c', workflowId: 'w', captures: { id_front: 'a', id_back: 'b' }, requestId: 'r' });
   assert.ok(!('selfie_image_url' in noSelfie));
-  assert.deepEqual(JSON.parse(serverInflate(compressPayload(noSelfie))), noSelfie);
+  assert.deepEqual(inflate(compressPayload(noSelfie)), noSelfie);
 });
 
 // A scripted transport: each answer is [status, body] or 'drop' (the
@@ -338,7 +345,7 @@ test('the session: callbacks, step changes, the selfie rule and errors', async (
   session.setCapture('selfie', 'data:image/jpeg;base64,Ag==');
   const r = await session.submit();
   assert.equal(r.status, 'pending');
-  const sent = JSON.parse(serverInflate(s.calls.at(-1).body.payload));
+  const sent = inflate(s.calls.at(-1).body.payload);
   assert.equal(sent.selfie_image_url, 'data:image/jpeg;base64,Ag==');
   assert.equal(sent.work_flow_id, 'wf_1');
   assert.equal(sent.config, 'kenya_national_id');

@@ -1,10 +1,7 @@
 // Command sdke2e makes what the SDKs' end-to-end tests (sdk/test) need
-// from Go: a synthetic capture set and a fake-camera video of it, and an
-// access token that has already expired, signed with a data folder's key.
+// from Go: a synthetic capture set and a fake-camera video of it.
 //
 //	go run ./internal/testkit/sdke2e capture -out DIR [-seed N] [-config C]
-//	go run ./internal/testkit/sdke2e expired-token -data DIR -client ID -org N -workflow ID
-//	go run ./internal/testkit/sdke2e inflate < payload   (the server's decoder: base64 raw deflate to JSON)
 package main
 
 import (
@@ -22,31 +19,23 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/disintegration/imaging"
-	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/testkit/synth"
-	"github.com/tambua/tambua/server"
-	"github.com/tambua/tambua/server/sqlite"
 )
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: sdke2e capture|expired-token [flags]")
+		fmt.Fprintln(os.Stderr, "usage: sdke2e capture [flags]")
 		os.Exit(2)
 	}
 	var err error
 	switch os.Args[1] {
 	case "capture":
 		err = capture(os.Args[2:])
-	case "expired-token":
-		err = expiredToken(os.Args[2:])
-	case "inflate":
-		err = inflate()
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
@@ -235,56 +224,6 @@ func writeJPEG(path string, img image.Image) error {
 		return err
 	}
 	return f.Close()
-}
-
-// expiredToken prints an access token for the client, organisation and
-// workflow that expired an hour ago, signed with the data folder's key:
-// what an SDK holds after a long pause.
-func expiredToken(args []string) error {
-	fs := flag.NewFlagSet("expired-token", flag.ExitOnError)
-	data := fs.String("data", "", "tambua serve's data folder")
-	client := fs.String("client", "", "client_id")
-	org := fs.Int64("org", 0, "organisation id")
-	workflow := fs.String("workflow", "", "work_flow_id")
-	_ = fs.Parse(args)
-	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(*data, "tambua.db"))
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	keys, err := server.LoadKeys(ctx, db)
-	if err != nil {
-		return err
-	}
-	now := time.Now()
-	c := server.Claims{
-		RegisteredClaims: jwt.RegisteredClaims{Issuer: "tambua", Subject: *client, ID: "expired-e2e",
-			IssuedAt: jwt.NewNumericDate(now.Add(-2 * time.Hour)), ExpiresAt: jwt.NewNumericDate(now.Add(-time.Hour))},
-		Type: "access", Org: *org, Workflow: *workflow,
-	}
-	tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(keys.Token)
-	if err != nil {
-		return err
-	}
-	fmt.Println(tok)
-	return nil
-}
-
-// inflate decodes a submitVerification payload read from stdin with the
-// server's own decoder and prints the JSON, so the SDK's compression is
-// checked against what the server accepts.
-func inflate() error {
-	in, err := io.ReadAll(os.Stdin)
-	if err != nil {
-		return err
-	}
-	out, err := server.InflatePayload(string(in), 64<<20)
-	if err != nil {
-		return err
-	}
-	_, err = os.Stdout.Write(out)
-	return err
 }
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
