@@ -84,6 +84,11 @@ type SDKConfig struct {
 	HeroImage       string     `json:"hero_image,omitempty" yaml:"hero_image,omitempty" validate:"max=2048"`
 	BackgroundImage string     `json:"background_image,omitempty" yaml:"background_image,omitempty" validate:"max=2048"`
 	Colors          *SDKColors `json:"colors,omitempty" yaml:"colors,omitempty"`
+	// AllowedOrigins are the browser origins (https://shop.example.com:
+	// scheme, host and port, no path) whose pages may obtain a session
+	// token for the workflow without a secret (web SDK, docs/sdk.md).
+	// Meaningful in web_sdk_configs only; empty allows none.
+	AllowedOrigins []string `json:"allowed_origins,omitempty" yaml:"allowed_origins,omitempty" validate:"max=20,dive,required,max=255"`
 }
 
 // SDKColors are CSS colours of the SDK screens.

@@ -18,8 +18,11 @@ type Admin struct {
 	store  Store
 	tokens tokens
 	// Actor names who acts in the audit log ("admin-cli:<user>" for the
-	// CLI); empty is "admin".
+	// CLI, "console:<member id>" for the console); empty is "admin".
 	Actor string
+	// Address is the caller's address written to the audit log (the
+	// console's requests); empty for the CLI.
+	Address string
 }
 
 // NewAdmin returns the administration operations over st, signing refresh
@@ -65,6 +68,51 @@ func (a *Admin) CreateClient(ctx context.Context, orgID int64, name string) (Cli
 		return Client{}, "", err
 	}
 	return c, secret, a.audit(ctx, orgID, "client.created", "client", c.ID, name)
+}
+
+// SetClientActive activates or deactivates a client. An inactive client
+// gets no tokens and cannot have workflows created for it.
+func (a *Admin) SetClientActive(ctx context.Context, id string, active bool) (Client, error) {
+	c, err := a.store.Client(ctx, id)
+	if err != nil {
+		return c, err
+	}
+	if err := a.store.SetClientActive(ctx, id, active); err != nil {
+		return c, err
+	}
+	c.Active = active
+	action := "client.deactivated"
+	if active {
+		action = "client.activated"
+	}
+	return c, a.audit(ctx, c.OrganisationID, action, "client", c.ID, "")
+}
+
+// ClientSecretSetter is the optional store ability to replace a client's
+// secret hash (server/sqlite.DB has it).
+type ClientSecretSetter interface {
+	SetClientSecret(ctx context.Context, id, hash string) error
+}
+
+// RotateClientSecret gives a client a new secret, returned this once; the
+// old one stops working at once (tokens already issued run to expiry).
+func (a *Admin) RotateClientSecret(ctx context.Context, id string) (Client, string, error) {
+	ss, ok := a.store.(ClientSecretSetter)
+	if !ok {
+		return Client{}, "", idv.Errorf(idv.EInvalid, "this store cannot rotate client secrets")
+	}
+	c, err := a.store.Client(ctx, id)
+	if err != nil {
+		return c, "", err
+	}
+	secret := NewClientSecret()
+	if c.SecretHash, err = HashSecret(secret); err != nil {
+		return Client{}, "", err
+	}
+	if err := ss.SetClientSecret(ctx, id, c.SecretHash); err != nil {
+		return Client{}, "", err
+	}
+	return c, secret, a.audit(ctx, c.OrganisationID, "client.secret_rotated", "client", c.ID, "")
 }
 
 // AddUnits credits (or, negative, debits) an organisation's balance.
@@ -247,7 +295,7 @@ func (a *Admin) audit(ctx context.Context, org int64, action, typ, id, detail st
 	if actor == "" {
 		actor = "admin"
 	}
-	if err := au.AddAudit(ctx, AuditEntry{OrganisationID: org, Actor: actor, Action: action, ObjectType: typ, ObjectID: id, Detail: detail}); err != nil {
+	if err := au.AddAudit(ctx, AuditEntry{OrganisationID: org, Actor: actor, Action: action, ObjectType: typ, ObjectID: id, Detail: detail, Address: a.Address}); err != nil {
 		return fmt.Errorf("%s done, but the audit log could not be written: %w", action, err)
 	}
 	return nil

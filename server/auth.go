@@ -39,6 +39,12 @@ type Claims struct {
 	// Workflow scopes a token to one workflow: refresh tokens stored with
 	// a workflow, and the access tokens they mint (the SDK's).
 	Workflow string `json:"wf,omitempty"`
+	// Session marks an SDK session (sdksession.go): its refresh token
+	// and the access tokens it mints. Gen ties a session to the
+	// workflow refresh token it was issued under, so rotating or
+	// archiving the workflow ends its sessions too.
+	Session string `json:"ses,omitempty"`
+	Gen     string `json:"gen,omitempty"`
 }
 
 // Keys are the server's secrets, created on first start and kept in the
@@ -140,6 +146,8 @@ type Principal struct {
 	OrganisationID int64
 	// WorkflowID is set for tokens scoped to one workflow (the SDK's).
 	WorkflowID string
+	// Session is the SDK session of the token, when it has one.
+	Session string
 }
 
 // authenticate checks the Authorization header and the client behind the
@@ -162,7 +170,7 @@ func (s *Server) authenticate(r *http.Request) (*Principal, *APIError) {
 	if err != nil || !cl.Active || cl.OrganisationID != c.Org {
 		return nil, apiErr(CodeUnauthorized, "%s", errToken)
 	}
-	return &Principal{ClientID: c.Subject, OrganisationID: c.Org, WorkflowID: c.Workflow}, nil
+	return &Principal{ClientID: c.Subject, OrganisationID: c.Org, WorkflowID: c.Workflow, Session: c.Session}, nil
 }
 
 // Argon2id parameters: OWASP's baseline (19 MiB, 2 passes, 1 lane), a hash

@@ -157,6 +157,7 @@ func TestAuthorisationSweep(t *testing.T) {
 			return bearer(req, p) // a token grants nothing here: only the signature does
 		}, want: map[principal]int{owner: 0, noToken: 403, expired: 403, otherOrg: 403, otherWorkflw: 403}},
 		"GET /healthz": {req: func(p principal) *http.Request { return jsonReq("GET", "/healthz", p, nil) }, want: everyone(0)},
+		"GET /readyz":  {req: func(p principal) *http.Request { return jsonReq("GET", "/readyz", p, nil) }, want: everyone(0)},
 		// No metrics token is configured: no API token opens /metrics.
 		"GET /metrics":      {req: func(p principal) *http.Request { return jsonReq("GET", "/metrics", p, nil) }, want: everyone(404)},
 		"GET /openapi.yaml": {req: func(p principal) *http.Request { return jsonReq("GET", "/openapi.yaml", p, nil) }, want: everyone(0)},

@@ -1,7 +1,7 @@
 // Package server is Tambua's reference REST server: the token endpoints
 // (POST /oauth/token and the auth_config methods of POST /postdata), the
 // /postdata envelope, POST /upload, POST /v1/verify, signed expiring URLs
-// for stored images, /healthz, Prometheus /metrics and /openapi.yaml.
+// for stored images, /healthz, /readyz, Prometheus /metrics and /openapi.yaml.
 //
 // The package holds the HTTP handlers, authentication (HS256 JWT access
 // tokens, client and workflow refresh tokens, argon2id client secrets) and

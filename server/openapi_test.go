@@ -117,7 +117,7 @@ func TestOpenAPIDescribesResponses(t *testing.T) {
 		"id_front_image_url": dataURL(front), "id_back_image_url": dataURL(back)}))
 	// File URLs are left out: their key spans several path segments, which
 	// OpenAPI path templates cannot express (TestFileURLs covers them).
-	for _, p := range []string{"/healthz", "/metrics", "/openapi.yaml"} {
+	for _, p := range []string{"/healthz", "/readyz", "/metrics", "/openapi.yaml"} {
 		req, _ := http.NewRequest(http.MethodGet, e.ts.URL+p, nil)
 		check(req)
 	}

@@ -117,6 +117,12 @@ var postdataOps = map[[2]string]postdataOp{
 	{MenuAuth, "refreshAccessToken"}: {run: func(s *Server, r *http.Request, _ *Principal, env *envelope) (any, *APIError) {
 		return s.refreshAccessToken(r.Context(), r, env)
 	}},
+	{MenuAuth, MethodIssueSDKToken}: {run: func(s *Server, r *http.Request, _ *Principal, env *envelope) (any, *APIError) {
+		return s.issueSDKToken(r.Context(), r, env)
+	}},
+	{MenuAuth, MethodGenerateSDKToken}: {auth: true, run: func(s *Server, r *http.Request, p *Principal, env *envelope) (any, *APIError) {
+		return s.generateSDKToken(r.Context(), p, env)
+	}},
 	{MenuFlow, "getWorkflowById"}: {auth: true, run: func(s *Server, r *http.Request, p *Principal, env *envelope) (any, *APIError) {
 		return s.getWorkflowByID(r.Context(), p, env)
 	}},

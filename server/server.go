@@ -11,12 +11,14 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/tambua/tambua/docs"
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/server/store"
 	"github.com/tambua/tambua/server/webhook"
 )
 
@@ -114,6 +116,10 @@ type Config struct {
 	// store keeps webhooks, a service that may not call private addresses
 	// and presents no client certificate is used.
 	Webhooks *webhook.Service
+	// Mailer sends the console's mail (sign-up codes, invitations). Nil:
+	// mail is only kept in memory (tests); tambua serve passes SMTP or a
+	// mailbox folder (docs/console.md).
+	Mailer webhook.Mailer
 }
 
 // Server serves the REST interface.
@@ -136,13 +142,20 @@ type Server struct {
 	// and address.
 	refreshLimiter *limiter
 	storeLimiter   *limiter // bytes of store-only uploads per client
+	sessions       *sdkSessions
 	hashing        chan struct{}
 	decoding       chan struct{} // full image decodes at once (checkImage)
 	bodies         chan struct{} // authenticated large bodies held at once
 	filesPrefix    string
+	draining       atomic.Bool // Drain: /readyz says so
 
 	prepMu   sync.Mutex
 	prepared map[string]preparedEntry
+
+	// consoleAdmin is the console's Admin, copied per request with the
+	// member as actor; console is nil when the store has no console tables.
+	consoleAdmin *Admin
+	console      *console
 }
 
 type preparedEntry struct {
@@ -211,6 +224,7 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 		ipLimiter:      newLimiter(cfg.Limits.TokenRate*ipFactor, cfg.Limits.TokenBurst*ipFactor, cfg.Now),
 		refreshLimiter: newLimiter(cfg.Limits.TokenRate, cfg.Limits.TokenBurst, cfg.Now),
 		storeLimiter:   newLimiter(float64(cfg.Limits.StoreOnlyBytes)/(24*60*60), int(cfg.Limits.StoreOnlyBytes), cfg.Now),
+		sessions:       newSDKSessions(cfg.Now),
 		hashing:        make(chan struct{}, 2*runtime.NumCPU()),
 		decoding:       make(chan struct{}, runtime.NumCPU()),
 		bodies:         make(chan struct{}, cfg.Limits.LargeBodies),
@@ -222,18 +236,30 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 	s.handle("POST /v1/verify", "v1_verify", s.handleVerify)
 	s.handle("GET /files/{exp}/{sig}/{key...}", "files", s.handleFile)
 	s.handle("GET /healthz", "healthz", s.handleHealth)
+	s.handle("GET /readyz", "readyz", s.handleReady)
 	s.handle("GET /metrics", "metrics", s.handleMetrics)
 	s.handle("GET /openapi.yaml", "openapi", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/yaml")
 		_, _ = w.Write(docs.OpenAPI)
 	})
-	if cfg.Webhooks != nil {
-		s.mountWebhooks(cfg.Webhooks)
-	} else if ws, ok := st.(webhook.Store); ok {
-		s.mountWebhooks(webhook.NewService(ws, webhook.NewSender(nil, &webhook.Guard{})))
+	whs := cfg.Webhooks
+	if whs == nil {
+		if ws, ok := st.(webhook.Store); ok {
+			whs = webhook.NewService(ws, webhook.NewSender(nil, &webhook.Guard{}))
+		}
+	}
+	if whs != nil {
+		s.mountWebhooks(whs)
 	}
 	if rv, ok := st.(Reviews); ok {
 		s.mountReviews(rv)
+	}
+	if cs, ok := st.(store.Console); ok {
+		if s.cfg.Mailer == nil {
+			s.cfg.Mailer = &webhook.DevMailer{}
+		}
+		s.consoleAdmin = &Admin{store: st, tokens: tokens{key: keys.Token, now: cfg.Now}}
+		s.mountConsole(cs, whs)
 	}
 	s.mux.Handle("/", s.instrument("not_found", func(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, apiErr(CodeNotFound, "no such path"), requestIDFrom(r.Context()))
@@ -349,16 +375,6 @@ func (s *Server) HTTPServer(addr string) *http.Server {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
-}
-
-func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-	defer cancel()
-	if err := s.store.Ping(ctx); err != nil {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": "database"})
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "workers": cap(s.workers), "busy": len(s.workers)})
 }
 
 type ctxKey int

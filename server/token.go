@@ -201,7 +201,7 @@ func (s *Server) refreshAccessToken(ctx context.Context, r *http.Request, env *e
 	}
 	if c.Workflow != "" {
 		wf, err := s.store.Workflow(ctx, c.Workflow)
-		if err != nil || wf.RefreshToken != raw || wf.ClientID != c.Subject {
+		if err != nil || !workflowRefreshOK(wf, raw, c) || wf.ClientID != c.Subject {
 			s.ipLimiter.charge("ip:" + addr)
 			return nil, apiErr(CodeUnauthorized, "%s", errToken)
 		}
@@ -209,12 +209,12 @@ func (s *Server) refreshAccessToken(ctx context.Context, r *http.Request, env *e
 			return nil, apiErr(CodeUnauthorized, "the workflow of this refresh token is not active")
 		}
 	}
-	access, err := s.tokens.access(c.Subject, c.Org, c.Workflow)
+	access, ttl, err := s.sessionAccess(c)
 	if err != nil {
 		return nil, apiErr(CodeInternal, "internal error")
 	}
 	return tokenResponse{AccessToken: access, RefreshToken: raw, TokenType: "Bearer",
-		ExpiresIn: int(AccessTokenTTL.Seconds()), OrganisationID: c.Org, WorkflowID: c.Workflow}, nil
+		ExpiresIn: ttl, OrganisationID: c.Org, WorkflowID: c.Workflow}, nil
 }
 
 // secretGate applies the limits of the secret-checking token endpoints

@@ -369,6 +369,9 @@ func (s *Server) verify(ctx context.Context, in *verifyInput) ([]byte, *APIError
 	if generated {
 		in.requestID = idv.NewRequestID()
 	}
+	if aerr := s.sessions.use(in.p); aerr != nil {
+		return nil, aerr
+	}
 	claim := Claim{ID: idv.NewID(), ClientID: in.clientID, OrganisationID: in.p.OrganisationID,
 		WorkflowID: wf.ID, RequestID: in.requestID, Units: int64(prep.Cost()), Fingerprint: fp}
 	for {

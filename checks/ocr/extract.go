@@ -34,6 +34,14 @@ const uprightDoubt = 0.35
 // in all but a few fields.
 var pageTrust = 93.0
 
+// pageFallback is the mean word confidence a page reading needs to be
+// kept when the precise reading of its box did not validate: the two
+// readings disagree, so only a confident page reading stands. Values on
+// the synth cards read at 90 and more in the page; on the Luxembourg
+// specimen a caption's fragments (N° of "N° du passeport") read at 67
+// passed minConfidence and were presented as the issuing state.
+const pageFallback = 80.0
+
 // precise: fields whose page reading is not trusted alone. Codes mixing
 // letters and digits are where the free page reading confuses O and 0,
 // I and 1, which the field's character set and pattern settle.
@@ -104,6 +112,10 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 		mrzSide = d.MRZ.Zone.Side
 	}
 	var unmatched, foreign []string
+	// captioned holds, per side that did not read as its layout, the
+	// values found next to their captions: for a generic definition these
+	// are the issuer's print, read where it is, whatever the ICAO order.
+	captioned := map[string]map[string]fieldRead{}
 	vouched := false
 	for _, side := range sides {
 		card := cards[side]
@@ -148,6 +160,13 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 		}
 		ly.vouched = vouched
 		var rs map[string]fieldRead
+		// A page that shows at least half its captions upright is
+		// upright: the same print read upside down gives tesseract no
+		// word of a caption. Only a page that does not say so is read
+		// the other way up too (a page reading is most of a side's cost).
+		if !settled && ly.confirmed() {
+			settled = true
+		}
 		if !settled {
 			// The layout did not settle which way up the card is: let the
 			// text decide, first by the captions found each way up, and
@@ -195,6 +214,14 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 			// document. Whatever did fit a pattern there is chance, not a
 			// reading, and is not presented.
 			unmatched = append(unmatched, side)
+			for n, r := range rs {
+				if r.valid && r.how == "label" {
+					if captioned[side] == nil {
+						captioned[side] = map[string]fieldRead{}
+					}
+					captioned[side][n] = r
+				}
+			}
 			if ly.foreign() {
 				foreign = append(foreign, side)
 			}
@@ -216,15 +243,33 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 	if mrz == nil {
 		mrz = ex.MRZ
 	}
+	otherDoc := otherDocument(d, ex.MRZ)
 	for _, side := range unmatched {
-		if d.Generic() && mrzTrusted(d, mrz) {
+		if d.Generic() && mrzTrusted(d, mrz) && !otherDoc {
 			// The print of an unknown issuer is not where the generic
-			// zones are, which says nothing against the document: its
-			// MRZ-backed fields come from the trusted MRZ instead.
-			ex.Reasons = appendUnique(ex.Reasons, side+"_layout_unmatched")
+			// zones are, which says nothing against the document: what
+			// was read next to its captions is kept (and held against the
+			// MRZ below), the other MRZ-backed fields come from the
+			// trusted MRZ.
+			for n, r := range captioned[side] {
+				reads[n] = r
+			}
+			if len(captioned[side]) == 0 {
+				ex.Reasons = appendUnique(ex.Reasons, side+"_layout_unmatched")
+			}
 			continue
 		}
 		ex.Reasons = appendUnique(ex.Reasons, side+"_unreadable")
+	}
+	if otherDoc {
+		// The card's own MRZ, every check digit passing, says it is a
+		// document of another format (an MRV-A visa read as a passport or
+		// a card): none of its print is this definition's fields.
+		for _, side := range sides {
+			ex.Reasons = appendUnique(ex.Reasons, side+"_unreadable")
+		}
+		reads = map[string]fieldRead{}
+		ex.Reasons = appendUnique(ex.Reasons, vision.ReasonWrongDocument)
 	}
 	if len(foreign) > 0 && len(foreign) == len(unmatched) && !ex.mrzMatch {
 		// Text was read, but none of it is this document's: no caption,
@@ -309,6 +354,12 @@ func mrzOfDefinition(d *idv.DocumentDefinition, m *idv.MRZData) bool {
 		return false
 	}
 	return d.Generic() || strings.HasPrefix(m.DocumentCode, d.MRZ.DocumentCode[:1])
+}
+
+// otherDocument: the MRZ read on the card passes every check digit and is
+// of another format than d's: the card is another kind of document.
+func otherDocument(d *idv.DocumentDefinition, m *idv.MRZData) bool {
+	return d.MRZ != nil && m != nil && m.AllChecksPass && m.Format != d.MRZ.Format
 }
 
 // mrzTrusted: every check digit of the MRZ passes and it is of d's
@@ -414,6 +465,21 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score < cands[j].score })
 	var last fieldRead
 	for _, c := range cands {
+		if len(c.words) == 0 {
+			// A place a caption points to where the page found no word.
+			r, err := k.readBox(ctx, f, card, c.box, 1)
+			if err != nil {
+				return fieldRead{}, err
+			}
+			r.box, r.label, r.how = c.box, c.label, c.how
+			if r.valid {
+				return r, nil
+			}
+			if last.raw == "" {
+				last = r
+			}
+			continue
+		}
 		if prose(c.text) || ly.captionWords(c.text) {
 			continue
 		}
@@ -433,13 +499,13 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 		if r.valid {
 			return r, nil
 		}
-		if ok && sub.conf >= minConfidence {
+		if ok && sub.conf >= pageFallback {
 			return fieldRead{raw: fmt.Sprintf("page %s|%.0f", sub.text, sub.conf), value: v, valid: true, conf: sub.conf,
 				box: sub.box, label: sub.label, how: sub.how}, nil
 		}
 		last = r
 	}
-	if len(ly.hits[f.Name]) == 0 && f.HasZone() && ly.known() && !ly.captionIn(valueZone(f.Zone)) {
+	if ly.regionPrior(f) && !ly.captionIn(valueZone(f.Zone)) {
 		r, err := k.readField(ctx, f, card)
 		z, b := valueZone(f.Zone), card.Image.Bounds()
 		r.how = "zone"

@@ -27,7 +27,11 @@ type layout struct {
 	captioned int  // fields of the side that have a caption
 	vouched   bool // another side, or the MRZ, showed this is the document
 	hasTitles bool // the definition gives keywords for the side
-	titles    int  // matches of the side's keywords anywhere on the page
+	// generic: the definition stands for any issuer's document of its
+	// MRZ format (layout: generic); its zones are ICAO's suggested order,
+	// which issuers do not follow, so they are no region prior.
+	generic bool
+	titles  int // matches of the side's keywords anywhere on the page
 	// captionWordSets are the words of each caption spelling of the side.
 	captionWordSets []map[string]bool
 	next            []int // the word to the right on the same line, -1 if none
@@ -55,7 +59,7 @@ func sameLine(a, b image.Rectangle) bool {
 const wordGap = 1.5
 
 func newLayout(pg *page, d *idv.DocumentDefinition, side string) *layout {
-	ly := &layout{pg: pg, next: make([]int, len(pg.words)), hits: map[string][]labelHit{}, claimed: map[int]string{}}
+	ly := &layout{pg: pg, next: make([]int, len(pg.words)), hits: map[string][]labelHit{}, claimed: map[int]string{}, generic: d.Generic()}
 	for i, a := range pg.words {
 		ly.next[i] = -1
 		best := math.MaxInt
@@ -256,6 +260,45 @@ func (ly *layout) captionWords(text string) bool {
 	return false
 }
 
+// regionPrior: f's caption was not found, and its zone may stand in for
+// it: a zone of an issuer's own layout on a side known to be this
+// document, or a generic zone (ICAO's order) on a side whose captions
+// show that it follows that order (half of them found). A real issuer's
+// print elsewhere (the back of a Swiss card read as a generic card)
+// gave values taken from whatever lay in the generic zones.
+func (ly *layout) regionPrior(f idv.FieldDef) bool {
+	if len(ly.hits[f.Name]) > 0 || !f.HasZone() {
+		return false
+	}
+	if ly.generic {
+		return ly.confirmed()
+	}
+	return ly.known()
+}
+
+// headOfCaption: the run is set at caption size and runs straight on
+// into another field's caption (N° of "N° du passeport", when only "du
+// passeport" was matched): it is the first words of that caption, not a
+// value. Size within a quarter of the caption's: a value is printed at
+// least as large as its caption, and a third larger on every document
+// of the synth corpus and the specimens looked at.
+func (ly *layout) headOfCaption(f idv.FieldDef, seg []int) bool {
+	if len(seg) == 0 {
+		return false
+	}
+	last := seg[len(seg)-1]
+	nx := ly.next[last]
+	if nx < 0 {
+		return false
+	}
+	owner, ok := ly.claimed[nx]
+	if !ok || owner == f.Name || owner == "" {
+		return false
+	}
+	r := float64(ly.pg.words[last].box.Dy()) / float64(max(ly.pg.words[nx].box.Dy(), 1))
+	return r > 0.8 && r < 1.25
+}
+
 // captions is how many fields have a caption on the page.
 func (ly *layout) captions() int { return len(ly.hits) }
 
@@ -314,6 +357,7 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 	words := ly.pg.words
 	for _, h := range ly.hits[f.Name] {
 		hl := float64(max(h.box.Dy(), 1))
+		found := len(out)
 		if f.Value != idv.ValueBelow {
 			// The nearest word to the right on the caption's line (its
 			// middle within the caption's height, widened by half of it: a
@@ -337,7 +381,11 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 					}
 					break
 				}
-				c := ly.makeCandidate(f, ly.segment(i), float64(max(0, words[i].box.Min.X-h.box.Max.X))/hl)
+				seg := ly.segment(i)
+				if ly.headOfCaption(f, seg) {
+					break
+				}
+				c := ly.makeCandidate(f, seg, float64(max(0, words[i].box.Min.X-h.box.Max.X))/hl)
 				c.label, c.how = h.box, "label"
 				out = append(out, c)
 				break
@@ -397,8 +445,16 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 				break
 			}
 		}
+		if len(out) == found {
+			// The caption is there and the page reading has no word where
+			// its value goes: tesseract's layout analysis drops lone
+			// glyphs and faint short values (the F of a sex field on a
+			// soft capture). The place the caption points to is read as
+			// a crop instead.
+			out = append(out, ly.blindCandidates(f, h)...)
+		}
 	}
-	if len(ly.hits[f.Name]) == 0 && f.HasZone() && ly.known() {
+	if ly.regionPrior(f) {
 		// No caption: the region prior. Unclaimed words whose centre lies
 		// in the zone, widened by 3 % of the card (print moves by that
 		// much between print runs), each with its line.
@@ -421,6 +477,49 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 			c := ly.makeCandidate(f, seg, 0)
 			c.how = "region"
 			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// blindCandidates are the places a caption points to when no word of
+// the page reading is there: the line below it (from half a caption
+// height left of it, as wide as the value's zone or, without one, a
+// quarter of the side) and the rest of its own line, each ending at the
+// first caption of another field. A value printed under a caption stands
+// within two of its heights of it, at up to twice its size.
+func (ly *layout) blindCandidates(f idv.FieldDef, h labelHit) []candidate {
+	hl := max(h.box.Dy(), 1)
+	width := ly.pg.w / 4
+	if f.HasZone() {
+		width = max(width/2, int(f.Zone.W*float64(ly.pg.w)))
+	}
+	var out []candidate
+	clip := func(r image.Rectangle) image.Rectangle {
+		// Stop at another field's caption.
+		for i, w := range ly.pg.words {
+			owner, ok := ly.claimed[i]
+			if !ok || owner == f.Name || !w.box.Overlaps(r) {
+				continue
+			}
+			if w.box.Min.Y >= r.Min.Y+hl/2 && w.box.Min.Y < r.Max.Y {
+				r.Max.Y = w.box.Min.Y
+			} else if w.box.Min.X > h.box.Max.X && w.box.Min.X < r.Max.X {
+				r.Max.X = w.box.Min.X
+			}
+		}
+		return r.Intersect(image.Rect(0, 0, ly.pg.w, ly.pg.h))
+	}
+	if f.Value != idv.ValueRight {
+		r := clip(image.Rect(h.box.Min.X-hl/2, h.box.Max.Y, h.box.Min.X+width, h.box.Max.Y+3*hl))
+		if r.Dx() >= hl && r.Dy() >= hl {
+			out = append(out, candidate{box: r, score: 1, label: h.box, how: "label"})
+		}
+	}
+	if f.Value != idv.ValueBelow {
+		r := clip(image.Rect(h.box.Max.X, h.box.Min.Y-hl/2, h.box.Max.X+width, h.box.Max.Y+hl/2))
+		if r.Dx() >= hl && r.Dy() >= hl {
+			out = append(out, candidate{box: r, score: 1.5, label: h.box, how: "label"})
 		}
 	}
 	return out

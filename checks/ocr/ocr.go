@@ -37,7 +37,7 @@ var ValueMRZText = idv.ValueMRZText
 
 func init() {
 	idv.Register(Name, func(s idv.Settings) (idv.Check, error) {
-		opts := []Option{WithLabelReader(s.Get("ocr_reader", "") == "labels")}
+		opts := []Option{WithLabelReader(s.Get("ocr_reader", "labels") != "zones")}
 		if font := s.Get("ocrb_font", ""); font != "" {
 			opts = append(opts, WithMRZReader(mrzpkg.NewReader(mrzpkg.WithFont(font))))
 		}
@@ -95,7 +95,7 @@ var defaultMRZReader = mrzpkg.NewReader()
 
 // New returns the check. Tesseract is loaded on first use.
 func New(opts ...Option) *Check {
-	c := &Check{workers: runtime.GOMAXPROCS(0), mrz: defaultMRZReader}
+	c := &Check{workers: runtime.GOMAXPROCS(0), mrz: defaultMRZReader, labels: true}
 	for _, o := range opts {
 		o(c)
 	}

@@ -33,12 +33,19 @@ func init() {
 // file.
 type dataLocation struct {
 	dir, db *string
+	// keysFile and getenv give the signing keys replicas share
+	// (sharedKeys).
+	keysFile *string
+	getenv   func(string) string
 }
 
 func dataFlag(fs *flag.FlagSet, env *Env) dataLocation {
 	return dataLocation{
 		dir: fs.String("data", envOr(env, "TAMBUA_DATA", "data"), "data folder of the server (env TAMBUA_DATA)"),
 		db:  fs.String("db", env.Getenv("TAMBUA_DB"), "the server's PostgreSQL database (postgres://...) instead of DATA/tambua.db (env TAMBUA_DB)"),
+		keysFile: fs.String("keys-file", env.Getenv("TAMBUA_KEYS_FILE"),
+			"file holding the signing key replicas share (else env TAMBUA_SIGNING_KEY; required with --db; env TAMBUA_KEYS_FILE)"),
+		getenv: env.Getenv,
 	}
 }
 

@@ -215,11 +215,11 @@ func isNumber(s string) bool {
 }
 
 // auditOf returns the backend's audit log, or an error saying the
-// database does not keep one yet (the PostgreSQL backend, for now).
+// database keeps none (both built-in backends do).
 func auditOf(st backend) (store.Audit, error) {
 	a, ok := st.(store.Audit)
 	if !ok {
-		return nil, fmt.Errorf("this database (%T) keeps no audit log or retention yet; use the SQLite data folder", st)
+		return nil, fmt.Errorf("this database (%T) keeps no audit log or retention", st)
 	}
 	return a, nil
 }
@@ -229,7 +229,7 @@ func auditOf(st backend) (store.Audit, error) {
 func reviewsOf(st backend) (store.Reviews, error) {
 	r, ok := st.(store.Reviews)
 	if !ok {
-		return nil, fmt.Errorf("this database (%T) has no review queue yet; use the SQLite data folder", st)
+		return nil, fmt.Errorf("this database (%T) has no review queue", st)
 	}
 	return r, nil
 }

@@ -110,7 +110,7 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	out := fs.String("out", "", "write the captures, truth and rectified sides of every card with an error here")
 	outlines := fs.Bool("outlines", false, "measure only finding, rectifying and turning the card upright (no OCR; synth source)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
-	reader := fs.String("reader", "zones", "how fields are found: zones (crop each field's zone) or labels (by captions, issue 15)")
+	reader := fs.String("reader", "labels", "how fields are found: labels (by their captions, the default; issue 15) or zones (crop each field's zone, the former reader)")
 	variantsFlag := fs.String("variants", "base,heldout", "synth layout families, comma-separated, or all: "+variantNames()+
 		" (heldout is never tuned on: docs/synth.md)")
 	if err := Parse(fs, args); err != nil {

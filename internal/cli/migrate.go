@@ -43,6 +43,9 @@ func runMigrate(ctx context.Context, env *Env, args []string) error {
 		for _, t := range []string{"organisations", "api_clients", "workflows", "verifications", "unit_ledger", "outbox", "webhooks", "webhook_deliveries", "webhook_logs"} {
 			fmt.Fprintf(env.Stdout, "%-20s %d rows\n", t, counts[t])
 		}
+		// serve --db takes its keys from the environment, not from the
+		// database: these keep the copied tokens and file URLs valid.
+		fmt.Fprintf(env.Stdout, "signing keys: give every replica the output of `tambua keys export --data %s` (--keys-file or TAMBUA_SIGNING_KEY)\n", *data)
 	}
 	if *filesURL != "" {
 		dst, err := openFiles(ctx, *data, *filesURL)

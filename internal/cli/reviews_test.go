@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,17 +11,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/server/sqlite"
+	"github.com/tambua/tambua/internal/pgtest"
 	"github.com/tambua/tambua/server/store"
 )
 
-// reviewData makes a data folder whose organisation has one verification
-// in review and one accepted, stored as the server stores them.
-func reviewData(t *testing.T) (data string, org int64, inReview, accepted string) {
+// reviewData stores, in the database loc names (a SQLite data folder or a
+// PostgreSQL URL), an organisation with one verification in review and
+// one accepted, stored as the server stores them.
+func reviewData(t *testing.T, loc []string) (org int64, inReview, accepted string) {
 	t.Helper()
 	ctx := context.Background()
-	data = t.TempDir()
-	db, err := sqlite.Open(ctx, filepath.Join(data, "tambua.db"))
+	db, err := openBackend(ctx, flagValue(loc, "--data"), flagValue(loc, "--db"))
 	require.NoError(t, err)
 	defer db.Close()
 	o, err := db.CreateOrganisation(ctx, "Acme")
@@ -40,20 +39,31 @@ func reviewData(t *testing.T) (data string, org int64, inReview, accepted string
 		require.NoError(t, err)
 		return claim.ID
 	}
-	return data, o.ID, done("review"), done("accept")
+	return o.ID, done("review"), done("accept")
 }
 
+// TestReviewsCommands runs the review and audit commands on SQLite (a
+// data folder) and on PostgreSQL (--db), which keep the same queue.
 func TestReviewsCommands(t *testing.T) {
-	data, org, id, accepted := reviewData(t)
-	orgArg := fmt.Sprint(org)
+	t.Run("sqlite", func(t *testing.T) { testReviewsCommands(t, []string{"--data", t.TempDir()}) })
+	t.Run("postgres", func(t *testing.T) {
+		keys := sharedIdentity(t)[:2] // --keys-file F: --db needs the replicas' keys
+		testReviewsCommands(t, append([]string{"--data", t.TempDir(), "--db", pgtest.Shared(t).NewDatabase(t)}, keys...))
+	})
+}
 
-	code, out, errOut := runCLI(t, "", "reviews", "list", "--org", orgArg, "--data", data)
+func testReviewsCommands(t *testing.T, loc []string) {
+	org, id, accepted := reviewData(t, loc)
+	orgArg := fmt.Sprint(org)
+	cli := func(args ...string) (int, string, string) { return runCLI(t, "", append(args, loc...)...) }
+
+	code, out, errOut := cli("reviews", "list", "--org", orgArg)
 	require.Equal(t, ExitOK, code, errOut)
 	assert.Contains(t, out, id)
 	assert.NotContains(t, out, accepted)
 	assert.Contains(t, out, "1 open")
 
-	code, out, errOut = runCLI(t, "", "reviews", "assign", id, "--org", orgArg, "--assignee", "ann@example.com", "--data", data, "--json")
+	code, out, errOut = cli("reviews", "assign", id, "--org", orgArg, "--assignee", "ann@example.com", "--json")
 	require.Equal(t, ExitOK, code, errOut)
 	var c struct {
 		State    string `json:"state"`
@@ -80,7 +90,7 @@ func TestReviewsCommands(t *testing.T) {
 	}
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {
-			args := append(tc.args, "--data", data)
+			args := append(tc.args, loc...)
 			if !contains(tc.args, "--org") && tc.name != "no org" {
 				args = append(args, "--org", orgArg)
 			}
@@ -90,20 +100,20 @@ func TestReviewsCommands(t *testing.T) {
 		})
 	}
 
-	code, out, errOut = runCLI(t, "", "reviews", "decide", id, "--org", orgArg, "--decision", "reject", "--reason", "face_mismatch",
-		"--note", "different person", "--reviewer", "ann@example.com", "--data", data, "--json")
+	code, out, errOut = cli("reviews", "decide", id, "--org", orgArg, "--decision", "reject", "--reason", "face_mismatch",
+		"--note", "different person", "--reviewer", "ann@example.com", "--json")
 	require.Equal(t, ExitOK, code, errOut)
 	require.NoError(t, json.Unmarshal([]byte(out), &c))
 	assert.Equal(t, "rejected", c.State)
 	require.Len(t, c.History, 3)
 	assert.True(t, strings.HasPrefix(c.History[2].Actor, "ann@example.com (admin-cli:"), c.History[2].Actor)
 
-	code, _, errOut = runCLI(t, "", "reviews", "decide", id, "--org", orgArg, "--decision", "approve", "--reason", "other", "--reviewer", "bob", "--data", data)
+	code, _, errOut = cli("reviews", "decide", id, "--org", orgArg, "--decision", "approve", "--reason", "other", "--reviewer", "bob")
 	assert.Equal(t, ExitBadInput, code)
 	assert.Contains(t, errOut, "already decided (rejected by ann@example.com")
 
 	// The rejection is in the outbox for the webhooks, with its review.
-	db, err := sqlite.Open(context.Background(), filepath.Join(data, "tambua.db"))
+	db, err := openBackend(context.Background(), flagValue(loc, "--data"), flagValue(loc, "--db"))
 	require.NoError(t, err)
 	defer db.Close()
 	evs, err := db.Events(context.Background(), 0, 100)
@@ -131,12 +141,12 @@ func TestReviewsCommands(t *testing.T) {
 	assert.Equal(t, "ann@example.com", d.Review.Reviewer)
 	assert.NotContains(t, string(failed[0].Data), "different person")
 
-	code, out, _ = runCLI(t, "", "reviews", "show", id, "--org", orgArg, "--data", data)
+	code, out, _ = cli("reviews", "show", id, "--org", orgArg)
 	require.Equal(t, ExitOK, code)
 	assert.Contains(t, out, "different person")
 	assert.Contains(t, out, "rejected")
 
-	code, out, errOut = runCLI(t, "", "audit", "list", "--org", orgArg, "--data", data, "--json")
+	code, out, errOut = cli("audit", "list", "--org", orgArg, "--json")
 	require.Equal(t, ExitOK, code, errOut)
 	var audit struct {
 		Entries []struct {
@@ -150,12 +160,12 @@ func TestReviewsCommands(t *testing.T) {
 	assert.Equal(t, id, audit.Entries[0].ObjectID)
 	assert.Contains(t, audit.Entries[0].Actor, "admin-cli:")
 
-	code, out, errOut = runCLI(t, "", "org", "retention", "--org", orgArg, "--days", "90", "--data", data, "--json")
+	code, out, errOut = cli("org", "retention", "--org", orgArg, "--days", "90", "--json")
 	require.Equal(t, ExitOK, code, errOut)
 	assert.JSONEq(t, fmt.Sprintf(`{"organisation_id":%d,"retention_days":90}`, org), out)
-	code, _, _ = runCLI(t, "", "org", "retention", "--org", orgArg, "--days", "-3", "--data", data)
+	code, _, _ = cli("org", "retention", "--org", orgArg, "--days", "-3")
 	assert.Equal(t, ExitBadInput, code)
-	code, out, _ = runCLI(t, "", "audit", "list", "--org", orgArg, "--action", "organisation.retention", "--data", data)
+	code, out, _ = cli("audit", "list", "--org", orgArg, "--action", "organisation.retention")
 	require.Equal(t, ExitOK, code)
 	assert.Contains(t, out, "organisation.retention")
 }
@@ -167,4 +177,14 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// flagValue returns the value after name in args, "" when absent.
+func flagValue(args []string, name string) string {
+	for i, a := range args {
+		if a == name && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
 }

@@ -29,6 +29,15 @@ func init() {
 	Register(&Command{Path: "serve", Summary: "serve the REST interface (SQLite and local files under --data, or PostgreSQL and S3)", Run: runServe})
 }
 
+// consoleMailer is the console's mail: the SMTP server when configured,
+// else the local mailbox folder DATA/mailbox (docs/console.md).
+func consoleMailer(wh *webhookRuntime, data string, log *slog.Logger) webhook.Mailer {
+	if wh.smtp != nil {
+		return wh.smtp
+	}
+	return &server.Mailbox{Dir: filepath.Join(data, "mailbox"), Log: log}
+}
+
 // demoUnits is the balance the demo organisation starts with.
 const demoUnits = 1000
 
@@ -44,6 +53,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	addr := fs.String("addr", envOr(env, "TAMBUA_ADDR", "127.0.0.1:8080"), "listen address (env TAMBUA_ADDR)")
 	data := fs.String("data", envOr(env, "TAMBUA_DATA", "data"), "data folder: tambua.db and files/ (env TAMBUA_DATA)")
 	dbURL := fs.String("db", env.Getenv("TAMBUA_DB"), "database: postgres://USER@HOST:PORT/DB?sslmode=... shared by replicas (password from PGPASSWORD or the URL); default DATA/tambua.db (SQLite) (env TAMBUA_DB)")
+	keysFile := fs.String("keys-file", env.Getenv("TAMBUA_KEYS_FILE"), "file holding the token and file-URL signing key all replicas share (else env TAMBUA_SIGNING_KEY; required with --db; tambua keys generate makes one) (env TAMBUA_KEYS_FILE)")
 	filesStore := fs.String("files", env.Getenv("TAMBUA_FILES"), "image store: s3://BUCKET[/PREFIX]?endpoint=URL&region=R&path_style=true (credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY), or a folder; default DATA/files (env TAMBUA_FILES)")
 	baseURL := fs.String("base-url", env.Getenv("TAMBUA_BASE_URL"), "public {base_url} (env TAMBUA_BASE_URL; default http://ADDR)")
 	filesURL := fs.String("files-url", env.Getenv("TAMBUA_FILES_URL"), "public {files_url} (env TAMBUA_FILES_URL; default BASE_URL/files)")
@@ -66,12 +76,38 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	demoOn := fs.Bool("demo", demoDefault, "on first start (an empty database) create a demo organisation with 1000 units and print its client secret; --demo=false for production (env TAMBUA_DEMO=off)")
 	metricsAddr := fs.String("metrics-addr", env.Getenv("TAMBUA_METRICS_ADDR"), "serve /metrics on this separate address only operators reach, e.g. 127.0.0.1:9090 (env TAMBUA_METRICS_ADDR)")
 	metricsToken := fs.String("metrics-token", env.Getenv("TAMBUA_METRICS_TOKEN"), "serve /metrics on the API address to callers sending Authorization: Bearer TOKEN (env TAMBUA_METRICS_TOKEN)")
+	queueTimeout := fs.Duration("queue-timeout", envDuration(env, "TAMBUA_QUEUE_TIMEOUT", 60*time.Second), "how long a request waits for a verification worker before the busy answer (code 230) (env TAMBUA_QUEUE_TIMEOUT)")
+	runTimeout := fs.Duration("run-timeout", envDuration(env, "TAMBUA_RUN_TIMEOUT", 90*time.Second), "how long one verification's checks may run (env TAMBUA_RUN_TIMEOUT)")
+	staleClaims := fs.Duration("stale-claim-age", envDuration(env, "TAMBUA_STALE_CLAIM_AGE", staleClaimAge), "with --db: a pending claim older than this belongs to a dead replica and is released; more than --queue-timeout plus --run-timeout plus a margin (env TAMBUA_STALE_CLAIM_AGE)")
+	webhookLease := fs.Duration("webhook-lease", envDuration(env, "TAMBUA_WEBHOOK_LEASE", 0), "how long a replica holds a webhook delivery it is sending; a dead replica's deliveries go to others when it lapses; more than the 30 s receiver timeout plus 5 s (env TAMBUA_WEBHOOK_LEASE; default 2m)")
+	shutdownTimeout := fs.Duration("shutdown-timeout", envDuration(env, "TAMBUA_SHUTDOWN_TIMEOUT", 2*time.Minute), "on SIGTERM, how long running verifications may take to finish before the process exits anyway (env TAMBUA_SHUTDOWN_TIMEOUT); an orchestrator's grace period must be longer")
+	shutdownDelay := fs.Duration("shutdown-delay", envDuration(env, "TAMBUA_SHUTDOWN_DELAY", 0), "on SIGTERM, how long to keep accepting requests while /readyz already answers 503, so load balancers stop sending them first (env TAMBUA_SHUTDOWN_DELAY)")
 	trustedProxies := fs.String("trusted-proxies", env.Getenv("TAMBUA_TRUSTED_PROXIES"), "comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For names the caller (env TAMBUA_TRUSTED_PROXIES; default none: the header is ignored)")
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return Usagef("unexpected argument %q", fs.Arg(0))
+	}
+	for _, k := range []string{"TAMBUA_SHUTDOWN_TIMEOUT", "TAMBUA_SHUTDOWN_DELAY", "TAMBUA_QUEUE_TIMEOUT", "TAMBUA_RUN_TIMEOUT", "TAMBUA_STALE_CLAIM_AGE", "TAMBUA_WEBHOOK_LEASE"} {
+		if v := env.Getenv(k); v != "" {
+			if _, err := time.ParseDuration(v); err != nil {
+				return Usagef("%s: %v", k, err)
+			}
+		}
+	}
+	if *queueTimeout <= 0 || *runTimeout <= 0 {
+		return Usagef("--queue-timeout and --run-timeout must be positive")
+	}
+	// A claim is stale once no verification can still be running it:
+	// waiting at most the queue timeout, running at most the run timeout,
+	// then storing its derived images and result; the margin covers that
+	// and the clocks of replicas.
+	if least := *queueTimeout + *runTimeout + claimMargin; *staleClaims < least {
+		return Usagef("--stale-claim-age %v: must be at least --queue-timeout plus --run-timeout plus %v (%v), or live verifications lose their claims", *staleClaims, claimMargin, least)
+	}
+	if *webhookLease != 0 && *webhookLease < webhook.Timeout+5*time.Second {
+		return Usagef("--webhook-lease %v: must be at least the %v receiver timeout plus 5 s, or a live replica's attempt is sent again by another", *webhookLease, webhook.Timeout)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
@@ -89,12 +125,13 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return Usagef("--trusted-proxies: %v", err)
 	}
 
+	loc := dataLocation{dir: data, db: dbURL, keysFile: keysFile, getenv: env.Getenv}
 	st, err := openBackend(ctx, *data, *dbURL)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	keys, err := server.LoadKeys(ctx, st)
+	keys, err := loadKeys(ctx, loc, st)
 	if err != nil {
 		return err
 	}
@@ -115,7 +152,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		}
 		settings[k] = v
 	}
-	wh, err := hooks.setup(*data, st, log)
+	wh, err := hooks.setup(*data, *dbURL != "", st, log)
 	if err != nil {
 		return err
 	}
@@ -142,7 +179,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	shared := *dbURL != ""
 	releaseBefore := func() time.Time {
 		if shared {
-			return time.Now().Add(-staleClaimAge)
+			return time.Now().Add(-*staleClaims)
 		}
 		return time.Now()
 	}
@@ -154,7 +191,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if shared {
 		rctx, stopReleasing := context.WithCancel(ctx)
 		defer stopReleasing()
-		go releaseStaleClaims(rctx, st, log)
+		go releaseStaleClaims(rctx, st, log, *staleClaims)
 	}
 	var demo *server.Demo
 	if *demoOn {
@@ -167,12 +204,21 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		CORSOrigins:    splitList(*corsOrigins),
 		TrustedProxies: proxies,
 		MetricsToken:   *metricsToken,
+		QueueTimeout:   *queueTimeout,
+		RunTimeout:     *runTimeout,
 		Webhooks:       wh.service,
+		Mailer:         consoleMailer(wh, *data, log),
 	}, st, fstore, engine, defs, keys)
 	if err != nil {
 		return Usagef("%v", err)
 	}
 	wh.dispatcher.Metrics = webhook.NewMetrics(srv.Metrics())
+	// On SIGTERM the dispatcher stops claiming at once and gives the
+	// attempts under way this long to finish, then hands the rest back to
+	// the other replicas (a receiver's answer takes at most the sender's
+	// 30 s timeout, which more than this only waits for hung receivers).
+	wh.dispatcher.Grace = min(*shutdownTimeout, webhookGrace)
+	wh.dispatcher.Lease = *webhookLease
 	// Before serving, with no verification running: remove what a crash
 	// left (captures of verifications never completed, temporary files)
 	// and store-only uploads whose URLs have expired. Not on a shared
@@ -264,11 +310,44 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return nil
 	case <-ctx.Done():
 	}
-	// Let running verifications finish: they are billed and stored.
-	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	return shutdown(srv, hs, log, *shutdownDelay, *shutdownTimeout)
+}
+
+// webhookGrace bounds how long a stopping replica lets webhook attempts
+// under way finish (Dispatcher.Grace).
+const webhookGrace = 30 * time.Second
+
+// shutdown stops a replica gracefully: /readyz turns 503 (Drain), new
+// requests are still taken for delay while load balancers notice, then
+// the listener closes and the running verifications finish (they are
+// stored and billed once), for at most timeout. The webhook dispatcher,
+// whose context ended with ctx, finishes or hands back its attempts
+// meanwhile. A verification still running at the deadline is cut with
+// the process: its claim is released at the next start (SQLite) or by
+// another replica after staleClaimAge (PostgreSQL), nothing billed, and
+// a retry of its request_id runs it once.
+func shutdown(srv *server.Server, hs *http.Server, log *slog.Logger, delay, timeout time.Duration) error {
+	srv.Drain()
+	log.Info("shutting down: not ready any more", "delay", delay.String(), "timeout", timeout.String())
+	time.Sleep(delay)
+	sctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	log.Info("shutting down")
-	return hs.Shutdown(sctx)
+	if err := hs.Shutdown(sctx); err != nil {
+		log.Warn("shutdown deadline passed with requests running; they are cut short", "error", err)
+		return hs.Close()
+	}
+	log.Info("shut down: every request finished")
+	return nil
+}
+
+// envDuration reads a duration from the environment, def when unset or
+// unreadable (the flag's own parsing then reports a bad value given on
+// the command line).
+func envDuration(env *Env, key string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(env.Getenv(key)); err == nil {
+		return d
+	}
+	return def
 }
 
 // parsePrefixes reads a comma-separated list of addresses (a /32 or /128)
@@ -377,12 +456,52 @@ func openData(ctx context.Context, loc dataLocation) (backend, *server.Admin, se
 	if err != nil {
 		return nil, nil, server.Keys{}, err
 	}
-	keys, err := server.LoadKeys(ctx, st)
+	keys, err := loadKeys(ctx, loc, st)
 	if err != nil {
 		st.Close()
 		return nil, nil, server.Keys{}, err
 	}
 	return st, server.NewAdmin(st, keys), keys, nil
+}
+
+// errKeysNotShared is the refusal to run on a shared database without
+// shared keys: each replica would otherwise sign with keys the others
+// may not have (and the administration commands mint tokens too).
+var errKeysNotShared = Usagef("--db: replicas on one database must share their signing keys: set TAMBUA_SIGNING_KEY " +
+	"or --keys-file (env TAMBUA_KEYS_FILE) to the same secret on every replica and command. " +
+	"`tambua keys generate` makes a new one; `tambua keys export --db URL` writes the keys this database holds, " +
+	"so tokens and file URLs already handed out keep working (docs/deploy.md)")
+
+// loadKeys returns the signing keys: the shared ones (--keys-file or
+// TAMBUA_SIGNING_KEY) when given, else, on SQLite only, those kept in
+// the database (created on first start).
+func loadKeys(ctx context.Context, loc dataLocation, st server.Store) (server.Keys, error) {
+	secret, from := "", ""
+	if loc.getenv != nil {
+		secret, from = loc.getenv("TAMBUA_SIGNING_KEY"), "TAMBUA_SIGNING_KEY"
+	}
+	if loc.keysFile != nil && *loc.keysFile != "" {
+		if secret != "" {
+			return server.Keys{}, Usagef("give the signing key once: TAMBUA_SIGNING_KEY or --keys-file, not both")
+		}
+		b, err := os.ReadFile(*loc.keysFile)
+		if err != nil {
+			return server.Keys{}, Usagef("--keys-file: %v", err)
+		}
+		secret, from = string(b), "--keys-file"
+	}
+	if strings.TrimSpace(secret) == "" {
+		if loc.db != nil && *loc.db != "" {
+			return server.Keys{}, errKeysNotShared
+		}
+		return server.LoadKeys(ctx, st)
+	}
+	k, err := server.ParseKeys(secret)
+	if err != nil {
+		// The error names the problem, never the value.
+		return server.Keys{}, Usagef("%s: %v", from, err)
+	}
+	return k, nil
 }
 
 // backend is what serve needs of a database: the server's store and the
@@ -432,16 +551,25 @@ func openFiles(ctx context.Context, data, filesURL string) (store.FileStore, err
 	}
 }
 
-// staleClaimAge: a claim older than this belongs to a verification that
-// cannot still be running: a request waits at most the queue timeout
-// (60 s) and runs at most the run timeout (90 s), server.Config defaults
-// serve keeps; the rest is margin for the storing transaction and clocks.
+// staleClaimAge is the default --stale-claim-age: a claim older than this
+// belongs to a verification that cannot still be running: a request waits
+// at most the queue timeout (60 s) and runs at most the run timeout
+// (90 s); the rest is margin for storing its images and result, and for
+// the clocks of replicas.
 const staleClaimAge = 5 * time.Minute
 
-// releaseStaleClaims releases, every minute until ctx ends, the claims of
-// replicas that died mid-verification.
-func releaseStaleClaims(ctx context.Context, st store.Store, log *slog.Logger) {
-	t := time.NewTicker(time.Minute)
+// claimMargin is the least margin --stale-claim-age keeps above the queue
+// and run timeouts: the derived images are stored under 10 s each after
+// the run (storeTimeout in server/verify.go), then the result in one
+// transaction; 10 s covers two such writes and a second of clock skew.
+const claimMargin = 10 * time.Second
+
+// releaseStaleClaims releases, until ctx ends, the claims of replicas that
+// died mid-verification: a quarter of age apart (at most a minute), so a
+// dead replica's claims are free at most 1.25 times age after it took
+// them.
+func releaseStaleClaims(ctx context.Context, st store.Store, log *slog.Logger, age time.Duration) {
+	t := time.NewTicker(min(time.Minute, age/4))
 	defer t.Stop()
 	for {
 		select {
@@ -449,7 +577,7 @@ func releaseStaleClaims(ctx context.Context, st store.Store, log *slog.Logger) {
 			return
 		case <-t.C:
 		}
-		n, err := st.ReleaseClaimsBefore(ctx, time.Now().Add(-staleClaimAge))
+		n, err := st.ReleaseClaimsBefore(ctx, time.Now().Add(-age))
 		if err != nil && ctx.Err() == nil {
 			log.Error("releasing stale claims", "error", err)
 		} else if n > 0 {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -119,4 +121,74 @@ func dirs(t *testing.T, data, sub string) []string {
 		}
 	}
 	return out
+}
+
+// TestServeGracefulShutdown sends SIGTERM to tambua serve while a
+// verification runs: /readyz turns 503 at once (liveness stays 200) while
+// the listener still takes requests for --shutdown-delay, the running
+// verification finishes and its client gets the result, it is stored and
+// billed once, and the process exits 0.
+func TestServeGracefulShutdown(t *testing.T) {
+	passport, err := os.ReadFile(fixtures.Path(t, "ids", "passeye_passport-td3.jpg"))
+	require.NoError(t, err)
+	data := t.TempDir()
+	ctx := context.Background()
+	c := startChild(t, data, "--workers", "1", "--shutdown-delay", "1500ms", "--shutdown-timeout", "2m")
+	out := c.stdout.String()
+	id, secret, wf := field(t, out, "client_id"), field(t, out, "client_secret"), field(t, out, "work_flow_id")
+	org, err := strconv.ParseInt(field(t, out, "organisation_id"), 10, 64)
+	require.NoError(t, err)
+	tok := childToken(t, c.base, id, secret)
+	status := func(path string) int {
+		resp, err := http.Get(c.base + path)
+		if err != nil {
+			return 0
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	require.Equal(t, 200, status("/readyz"))
+
+	db, err := sqlite.Open(ctx, filepath.Join(data, "tambua.db"))
+	require.NoError(t, err)
+	defer db.Close()
+	type answer struct {
+		status int
+		body   []byte
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		s, b := childUpload(t, c.base, tok, id, wf, "graceful-1", passport)
+		answered <- answer{s, b}
+	}()
+	require.Eventually(t, func() bool {
+		_, pending, _, err := db.VerificationCounts(ctx, org)
+		return err == nil && pending == 1
+	}, 60*time.Second, 10*time.Millisecond, "the verification never got under way")
+	require.NoError(t, c.cmd.Process.Signal(syscall.SIGTERM))
+	c.done = true
+	require.Eventually(t, func() bool { return status("/readyz") == 503 }, 5*time.Second, 20*time.Millisecond, "not ready once draining")
+	assert.Equal(t, 200, status("/healthz"), "alive while draining")
+	exited := make(chan error, 1)
+	go func() { exited <- c.cmd.Wait() }()
+	var a answer
+	select {
+	case a = <-answered:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the running verification was not answered")
+	}
+	require.Equal(t, 200, a.status, "the running verification finishes: %s", a.body)
+	select {
+	case err := <-exited:
+		require.NoError(t, err, "exit status 0: %s", c.stderr.String())
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not exit after its last request")
+	}
+	assert.Contains(t, c.stderr.String(), "shut down: every request finished")
+	done, pending, billed, err := db.VerificationCounts(ctx, org)
+	require.NoError(t, err)
+	var res map[string]any
+	require.NoError(t, json.Unmarshal(a.body, &res))
+	t.Logf("after SIGTERM mid-verification: done %d, pending %d, billed %d", done, pending, billed)
+	assert.Equal(t, [3]int64{1, 0, int64(res["units_consumed"].(float64))}, [3]int64{done, pending, billed}, "stored and billed once")
 }

@@ -284,3 +284,37 @@ func TestDefaultBaseURL(t *testing.T) {
 	}
 	assert.Equal(t, "https://127.0.0.1:8443", defaultBaseURL(":8443", true))
 }
+
+// TestProbe: the image's health check command exits 0 on 200 only.
+func TestProbe(t *testing.T) {
+	addr, _, stop := serve(t, t.TempDir(), "--demo=false")
+	defer stop()
+	code, out, errOut := runCLI(t, "", "probe", "http://"+addr+"/readyz")
+	assert.Equal(t, ExitOK, code, errOut)
+	assert.Contains(t, out, `"status":"ready"`)
+	code, _, _ = runCLI(t, "", "probe", "--timeout", "2s", "http://"+addr+"/no-such-path")
+	assert.Equal(t, ExitFailure, code, "404 is not healthy")
+	code, _, _ = runCLI(t, "", "probe", "http://"+freeAddr(t)+"/healthz")
+	assert.Equal(t, ExitFailure, code, "nothing listening")
+	code, _, _ = runCLI(t, "", "probe", "ftp://x/healthz")
+	assert.Equal(t, ExitBadInput, code)
+}
+
+// TestServeRefusesUnsafeTimings: a stale-claim age that a live
+// verification could outlive, or a webhook lease shorter than an attempt,
+// is refused before anything starts.
+func TestServeRefusesUnsafeTimings(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--stale-claim-age", "60s"}, "must be at least --queue-timeout plus --run-timeout"},
+		{[]string{"--queue-timeout", "2s", "--run-timeout", "5s", "--stale-claim-age", "16s"}, "(17s)"},
+		{[]string{"--webhook-lease", "30s"}, "receiver timeout plus 5 s"},
+		{[]string{"--run-timeout", "0s"}, "must be positive"},
+	} {
+		code, _, errOut := runCLI(t, "", append([]string{"serve", "--data", t.TempDir(), "--addr", freeAddr(t)}, tc.args...)...)
+		assert.Equal(t, ExitBadInput, code, "%v", tc.args)
+		assert.Contains(t, errOut, tc.msg, "%v", tc.args)
+	}
+}

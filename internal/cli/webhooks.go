@@ -335,13 +335,21 @@ type webhookRuntime struct {
 	service    *webhook.Service
 	dispatcher *webhook.Dispatcher
 	check      idv.Check
+	// smtp is the SMTP mailer when one is configured (the console sends
+	// through it too), else nil.
+	smtp webhook.Mailer
 }
 
-func (o *serveWebhooks) setup(data string, st backend, log *slog.Logger) (*webhookRuntime, error) {
+func (o *serveWebhooks) setup(data string, shared bool, st backend, log *slog.Logger) (*webhookRuntime, error) {
 	var id *webhook.Identity
 	var err error
 	if *o.certFile != "" || *o.keyFile != "" {
 		id, err = webhook.LoadIdentity(*o.certFile, *o.keyFile, *o.caFile)
+	} else if shared {
+		// A development identity is generated per data folder: replicas
+		// would each present another certificate (and CA) to receivers.
+		return nil, Usagef("--db: replicas must present one webhook client certificate: set --webhook-client-cert and " +
+			"--webhook-client-key (env TAMBUA_WEBHOOK_CLIENT_CERT, TAMBUA_WEBHOOK_CLIENT_KEY) to the same files on every replica (docs/deploy.md)")
 	} else {
 		id, err = webhook.DevIdentity(data)
 		if err == nil {
@@ -375,7 +383,11 @@ func (o *serveWebhooks) setup(data string, st backend, log *slog.Logger) (*webho
 		c, err := st.Client(ctx, clientID)
 		return c.OrganisationID, err
 	}}
-	return &webhookRuntime{service: svc, dispatcher: d, check: webhookcheck.New(caller)}, nil
+	rt := &webhookRuntime{service: svc, dispatcher: d, check: webhookcheck.New(caller)}
+	if *o.smtpHost != "" {
+		rt.smtp = mailer
+	}
+	return rt, nil
 }
 
 // workflowSettings reads the notification settings of a stored workflow

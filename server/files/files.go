@@ -38,6 +38,19 @@ func Open(dir string) (*Dir, error) {
 	return &Dir{root: abs}, nil
 }
 
+// Ping checks that the folder is there and a folder (readiness: a
+// volume that was unmounted under the server).
+func (d *Dir) Ping(ctx context.Context) error {
+	fi, err := os.Stat(d.root)
+	if err != nil {
+		return fmt.Errorf("files: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("files: %s is not a folder", d.root)
+	}
+	return nil
+}
+
 // ValidKey reports whether key is safe to use as a path: segments of
 // [A-Za-z0-9_.-] separated by '/', none empty, none starting with a dot
 // (store.ValidFileKey, shared with the object store).

@@ -46,6 +46,10 @@ var tables = []struct{ name, serial string }{
 	{"review_cases", ""},
 	{"review_actions", "id"},
 	{"audit_log", "id"},
+	{"console_users", ""},
+	{"console_email_codes", ""},
+	{"console_sessions", ""},
+	{"organisation_profiles", ""},
 }
 
 // Report counts what was copied.

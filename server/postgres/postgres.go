@@ -141,6 +141,33 @@ func (db *DB) migrate(ctx context.Context) error {
 	return nil
 }
 
+// PendingMigrations lists the embedded migrations the database has not
+// applied (store.Migrator, for readiness).
+func (db *DB) PendingMigrations(ctx context.Context) ([]string, error) {
+	applied, err := db.Migrations(ctx)
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]bool{}
+	for _, v := range applied {
+		have[v] = true
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var out []string
+	for _, name := range names {
+		if v := strings.TrimSuffix(strings.TrimPrefix(name, "migrations/"), ".sql"); !have[v] {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+var _ store.Migrator = (*DB)(nil)
+
 // Migrations lists the applied migration versions.
 func (db *DB) Migrations(ctx context.Context) ([]string, error) {
 	rows, err := db.pool.Query(ctx, "SELECT version FROM schema_migrations ORDER BY version")
@@ -514,6 +541,11 @@ func (db *DB) CompleteVerification(ctx context.Context, v store.Verification, ev
 		}
 		if tag.RowsAffected() != 1 {
 			return fmt.Errorf("postgres: verification %s has no pending claim: %w", v.ID, store.ErrNotFound)
+		}
+		if v.Decision == "review" {
+			if err := queueReview(ctx, tx, v, now); err != nil {
+				return err
+			}
 		}
 		err = tx.QueryRow(ctx, "UPDATE organisations SET units_balance = units_balance - $1 WHERE id = $2 RETURNING units_balance",
 			v.Units, v.OrganisationID).Scan(&after)

@@ -92,3 +92,10 @@ func TestWebhookConformance(t *testing.T) {
 		return open(t, c.NewDatabase(t))
 	})
 }
+
+func TestReviewConformance(t *testing.T) {
+	c := pgtest.Shared(t)
+	storetest.RunReviews(t, func(t *testing.T) storetest.ReviewBackend {
+		return open(t, c.NewDatabase(t))
+	})
+}

@@ -337,6 +337,17 @@ func (db *DB) NextDue(ctx context.Context, now time.Time) (time.Time, bool, erro
 // twice. A dead replica's leases lapse at lease_until instead.
 func (db *DB) ReleaseLeases(ctx context.Context) error { return nil }
 
+// ReleaseDeliveries frees the leases of the waiting deliveries ids
+// (webhook.LeaseReleaser): a replica shutting down hands back the
+// deliveries whose attempts it cut short, and the others' dispatchers
+// claim them at once instead of after lease_until.
+func (db *DB) ReleaseDeliveries(ctx context.Context, ids []string) error {
+	_, err := db.pool.Exec(ctx, "UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ANY($1) AND status IN ('pending', 'retrying')", ids)
+	return err
+}
+
+var _ webhook.LeaseReleaser = (*DB)(nil)
+
 // RecordAttempt stores one attempt, the webhook's counters and the events
 // it causes in one transaction.
 func (db *DB) RecordAttempt(ctx context.Context, r webhook.AttemptRecord, events func(w webhook.Webhook) []webhook.OutboxEvent) (webhook.Recorded, error) {

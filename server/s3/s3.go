@@ -167,7 +167,11 @@ func New(ctx context.Context, c Config) (*Bucket, error) {
 			return nil, fmt.Errorf("s3: bucket %s does not exist at %s (add create=true to make it)", c.Bucket, endpoint)
 		}
 		if err := client.MakeBucket(ctx, c.Bucket, minio.MakeBucketOptions{Region: c.Region}); err != nil {
-			return nil, fmt.Errorf("s3: make bucket %s: %w", c.Bucket, err)
+			// Replicas starting together race to make it: the loser finds
+			// it made.
+			if ok, _ := client.BucketExists(ctx, c.Bucket); !ok {
+				return nil, fmt.Errorf("s3: make bucket %s: %w", c.Bucket, err)
+			}
 		}
 	}
 	return b, nil

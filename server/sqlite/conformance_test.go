@@ -42,3 +42,14 @@ func TestWebhookConformance(t *testing.T) {
 		return db
 	})
 }
+
+func TestReviewConformance(t *testing.T) {
+	storetest.RunReviews(t, func(t *testing.T) storetest.ReviewBackend {
+		db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "t.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	})
+}

@@ -117,6 +117,33 @@ func (db *DB) migrate(ctx context.Context) error {
 	return nil
 }
 
+// PendingMigrations lists the embedded migrations the database has not
+// applied (store.Migrator, for readiness).
+func (db *DB) PendingMigrations(ctx context.Context) ([]string, error) {
+	applied, err := db.Migrations(ctx)
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]bool{}
+	for _, v := range applied {
+		have[v] = true
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var out []string
+	for _, name := range names {
+		if v := strings.TrimSuffix(strings.TrimPrefix(name, "migrations/"), ".sql"); !have[v] {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+var _ store.Migrator = (*DB)(nil)
+
 // Migrations lists the applied migration versions.
 func (db *DB) Migrations(ctx context.Context) ([]string, error) {
 	rows, err := db.r.QueryContext(ctx, "SELECT version FROM schema_migrations ORDER BY version")

@@ -392,6 +392,19 @@ func (db *DB) ReleaseLeases(ctx context.Context) error {
 	return err
 }
 
+// ReleaseDeliveries frees the leases of the waiting deliveries ids
+// (webhook.LeaseReleaser: a dispatcher shutting down hands them back).
+func (db *DB) ReleaseDeliveries(ctx context.Context, ids []string) error {
+	for _, id := range ids {
+		if _, err := db.w.ExecContext(ctx, "UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ? AND status IN ('pending', 'retrying')", id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var _ webhook.LeaseReleaser = (*DB)(nil)
+
 // RecordAttempt stores one attempt, the webhook's counters and the events
 // it causes in one transaction.
 func (db *DB) RecordAttempt(ctx context.Context, r webhook.AttemptRecord, events func(w webhook.Webhook) []webhook.OutboxEvent) (webhook.Recorded, error) {

@@ -46,6 +46,19 @@ type Dispatcher struct {
 	// block's URL, and verification.review_required is mailed to the
 	// reviewer.
 	Workflows WorkflowLookup
+	// Grace is how long attempts under way may run on once Run's context
+	// ends (a replica shutting down): Run stops claiming at once, lets
+	// the attempts finish within Grace, then cuts the rest short and
+	// hands their deliveries back (LeaseReleaser) so another replica
+	// sends them at once rather than when their leases lapse. Zero cuts
+	// them short at once.
+	Grace time.Duration
+	// Lease is how long a claimed delivery is kept from other
+	// dispatchers: when its holder dies, others send it once the lease
+	// lapses. Zero: two attempt timeouts plus a minute. It must exceed
+	// the attempt timeout, or a live holder's attempt could be sent again
+	// by another replica.
+	Lease time.Duration
 
 	wakeOnce sync.Once
 	wake     chan struct{}
@@ -105,6 +118,9 @@ func (d *Dispatcher) limits() (workers, perWebhook int) {
 // lease is how long a claimed delivery is kept from other workers: longer
 // than the longest attempt, so a live worker never loses its delivery.
 func (d *Dispatcher) lease(now time.Time) time.Time {
+	if d.Lease > 0 {
+		return now.Add(d.Lease)
+	}
 	return now.Add(2*d.Sender.timeout() + time.Minute)
 }
 
@@ -133,7 +149,16 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	total := 0
 	done := make(chan finished, workers)
 	var wg sync.WaitGroup
-	defer wg.Wait() // in-flight attempts end with ctx
+	// Attempts run on a context of their own, cut when the grace after
+	// ctx ends runs out; those cut short are handed back.
+	sendCtx, cutSends := context.WithCancel(context.WithoutCancel(ctx))
+	defer cutSends()
+	var cutMu sync.Mutex
+	var cut []string
+	defer func() {
+		wg.Wait()
+		d.handBack(cut)
+	}()
 	finish := func(f finished) {
 		total--
 		if inflight[f.webhookID]--; inflight[f.webhookID] <= 0 {
@@ -196,8 +221,12 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 				wg.Add(1)
 				go func(dl Delivery) {
 					defer wg.Done()
-					timedOut, err := d.deliver(ctx, dl)
-					if err != nil && ctx.Err() == nil {
+					timedOut, err := d.deliver(sendCtx, dl)
+					if err != nil && sendCtx.Err() != nil {
+						cutMu.Lock()
+						cut = append(cut, dl.ID)
+						cutMu.Unlock()
+					} else if err != nil {
 						d.log().Error("webhook delivery", "delivery_id", dl.ID, "err", err)
 					}
 					done <- finished{webhookID: dl.WebhookID, timedOut: timedOut}
@@ -216,9 +245,8 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
-			// done holds a slot per in-flight delivery, so their
-			// goroutines end without anyone reading it.
 			t.Stop()
+			d.finishInFlight(total, done, cutSends)
 			return nil
 		case <-fanned:
 		case f := <-done:
@@ -236,6 +264,57 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 			}
 		}
 	}
+}
+
+// finishInFlight waits, after Run's context ended, for the total
+// attempts under way to report on done, at most Grace, then cuts the rest
+// short. done holds a slot per attempt, so the goroutines of those cut
+// short end without anyone reading it.
+func (d *Dispatcher) finishInFlight(total int, done <-chan finished, cut context.CancelFunc) {
+	if total > 0 && d.Grace > 0 {
+		d.log().Info("webhook dispatcher stopping: finishing attempts under way", "attempts", total, "grace", d.Grace.String())
+		t := time.NewTimer(d.Grace)
+		defer t.Stop()
+		for total > 0 {
+			select {
+			case <-done:
+				total--
+			case <-t.C:
+				cut()
+				return
+			}
+		}
+	}
+	cut()
+}
+
+// LeaseReleaser is a Store that can give leases back before they lapse
+// (server/sqlite and server/postgres).
+type LeaseReleaser interface {
+	// ReleaseDeliveries frees the leases of the deliveries ids that are
+	// still waiting, so any dispatcher may claim them at once.
+	ReleaseDeliveries(ctx context.Context, ids []string) error
+}
+
+// handBack frees the leases of deliveries whose attempts a shutdown cut
+// short: another replica sends them now. Each may have reached its
+// receiver before the cut; it is then received twice, which receivers
+// handle by event_id (at least once, never lost).
+func (d *Dispatcher) handBack(ids []string) {
+	if len(ids) == 0 {
+		return
+	}
+	r, ok := d.Store.(LeaseReleaser)
+	if !ok {
+		return // the leases lapse at lease_until
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := r.ReleaseDeliveries(ctx, ids); err != nil {
+		d.log().Error("webhook dispatcher: handing back deliveries", "count", len(ids), "err", err)
+		return
+	}
+	d.log().Info("webhook dispatcher: deliveries handed back to other replicas", "count", len(ids))
 }
 
 // Step runs one pass: fan out pending events, then send every delivery

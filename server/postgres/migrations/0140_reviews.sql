@@ -1,7 +1,6 @@
 -- Twin of server/sqlite/migrations/0140_reviews.sql (issue 19): the
--- manual review queue and its append-only history. The PostgreSQL backend
--- does not fill them yet (store.Reviews is SQLite's for now); the tables
--- exist so tambua migrate carries a SQLite installation's cases over whole.
+-- manual review queue and its append-only history (filled by the backend's
+-- store.Reviews since 0160, which queues what came before).
 CREATE TABLE review_cases (
     verification_id    TEXT        PRIMARY KEY REFERENCES verifications(id),
     organisation_id    BIGINT      NOT NULL,

@@ -31,6 +31,7 @@ func RunWebhooks(t *testing.T, open func(t *testing.T) WebhookBackend) {
 		{"CRUD", testWebhookCRUD},
 		{"FanOutOnce", testFanOut},
 		{"LeasesAreExclusive", testLeases},
+		{"HandBack", testHandBack},
 		{"ClaimBounds", testClaimBounds},
 		{"NextDue", testNextDue},
 		{"DeliveriesKeepTheirTarget", testTargets},
@@ -199,6 +200,37 @@ func testLeases(t *testing.T, s WebhookBackend) {
 	notYet, err := s.ClaimDue(ctx, webhook.Claim{Now: now.Add(-time.Second), LeaseUntil: now.Add(time.Minute), Limit: 100})
 	require.NoError(t, err)
 	assert.Empty(t, notYet, "not due before next_attempt_at")
+}
+
+// testHandBack: a dispatcher shutting down hands back the deliveries it
+// cut short (webhook.LeaseReleaser); they are due again at once, while
+// its other leases and other dispatchers' stay.
+func testHandBack(t *testing.T, s WebhookBackend) {
+	r, ok := s.(webhook.LeaseReleaser)
+	if !ok {
+		t.Skipf("%T does not hand back leases: they lapse", s)
+	}
+	ctx := context.Background()
+	org, c := Fixture(t, s, 0)
+	w := newHook(t, s, org.ID, true)
+	now := time.Now()
+	for _, ev := range emit(t, s, org, c, 5) {
+		require.NoError(t, s.FanOut(ctx, ev, []webhook.Delivery{delivery(w, ev, now)}))
+	}
+	claim := webhook.Claim{Now: now.Add(time.Second), LeaseUntil: now.Add(time.Hour), Limit: 100}
+	got, err := s.ClaimDue(ctx, claim)
+	require.NoError(t, err)
+	require.Len(t, got, 5)
+	back := []string{got[0].ID, got[3].ID}
+	require.NoError(t, r.ReleaseDeliveries(ctx, back))
+	require.NoError(t, r.ReleaseDeliveries(ctx, nil), "nothing to hand back")
+	again, err := s.ClaimDue(ctx, claim)
+	require.NoError(t, err)
+	var ids []string
+	for _, d := range again {
+		ids = append(ids, d.ID)
+	}
+	assert.ElementsMatch(t, back, ids, "only the handed-back deliveries are claimed again")
 }
 
 // testClaimBounds: a claim takes the earliest due deliveries first across

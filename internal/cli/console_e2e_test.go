@@ -1,0 +1,392 @@
+package cli
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/pquerna/otp/totp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	_ "github.com/tambua/tambua/checks/standard" // the real checks, as cmd/tambua has them
+	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
+	"github.com/tambua/tambua/internal/testkit/synth"
+	"github.com/tambua/tambua/server/webhook"
+)
+
+// chromiumPath finds Debian's chromium (scripts/setup.sh installs it);
+// without it the test fails in CI and skips elsewhere.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{os.Getenv("TAMBUA_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if p == "" {
+			continue
+		}
+		if _, err := exec.LookPath(p); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium is missing: run scripts/setup.sh")
+	}
+	t.Skip("chromium is missing (skipping outside CI)")
+	return ""
+}
+
+// artefacts is where the screenshots go: $TAMBUA_ARTEFACTS/console, or a
+// temporary folder.
+func artefacts(t *testing.T) string {
+	dir := t.TempDir()
+	if a := os.Getenv("TAMBUA_ARTEFACTS"); a != "" {
+		dir = filepath.Join(a, "console")
+	}
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	return dir
+}
+
+// latestCode reads the newest message of the local mailbox and returns
+// its 6-digit code, as a new user of `make run` would.
+func latestCode(t *testing.T, data string) string {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(data, "mailbox", "*.eml"))
+	require.NoError(t, err)
+	require.NotEmpty(t, names, "no mail in the mailbox")
+	sort.Strings(names)
+	b, err := os.ReadFile(names[len(names)-1])
+	require.NoError(t, err)
+	m := regexp.MustCompile(`code is (\d{6})`).FindSubmatch(b)
+	require.NotNil(t, m, string(b))
+	return string(m[1])
+}
+
+// a11yScript lists the controls of the page with no accessible name: a
+// label, aria-label, aria-labelledby, or (buttons, links) their text.
+const a11yScript = `(() => {
+  const bad = [];
+  document.querySelectorAll('input:not([type=hidden]), select, textarea, button, a[href]').forEach(el => {
+    let name = el.getAttribute('aria-label') || '';
+    if (!name && el.getAttribute('aria-labelledby')) name = (document.getElementById(el.getAttribute('aria-labelledby')) || {}).textContent || '';
+    if (!name && el.labels && el.labels.length) name = el.labels[0].textContent;
+    if (!name && (el.tagName === 'BUTTON' || el.tagName === 'A')) name = el.textContent;
+    if (!name.trim()) bad.push(el.outerHTML.slice(0, 120));
+  });
+  return bad;
+})()`
+
+// overflowScript lists the elements that stick out of the window on the
+// right (a phone would scroll sideways); scrolling boxes contain theirs.
+const overflowScript = `(() => {
+  if (document.documentElement.scrollWidth <= window.innerWidth + 1) return [];
+  const out = [];
+  document.querySelectorAll('body *').forEach(el => {
+    if (el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('.table-wrap, nav ul')) out.push(el.tagName + '.' + el.className);
+  });
+  return out.slice(0, 10);
+})()`
+
+// TestConsoleEndToEnd drives the console in headless Chromium against a
+// real tambua serve (SQLite, the real checks): sign-up with the mailed
+// code, TOTP enrolment, sign-in with a code, an API client, a workflow
+// refused then created, a test verification of synthetic captures, a
+// webhook to a local HTTPS receiver validated and tested, the logs CSV,
+// the workflow archived. Every page is screenshot and checked for
+// unlabelled controls, on a desktop window and at 375 px.
+func TestConsoleEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: not in -short")
+	}
+	chrome := chromiumPath(t)
+	models := fixtures.Models(t)
+	fixtures.Need(t, synth.DefaultFacesDir, "dlib example faces (libdlib-data)")
+	shots := artefacts(t)
+	data := t.TempDir()
+
+	// The synthetic captures: a Kenyan ID, front, back and a selfie of
+	// the same person.
+	def, ok := docdefs.Default().Definition("kenya_national_id")
+	require.True(t, ok)
+	gen, err := synth.New(synth.Options{Definitions: []*idv.DocumentDefinition{def}, Seed: 18, Difficulty: synth.Easy, ImpostorRate: -1})
+	require.NoError(t, err)
+	sample, err := gen.Sample(context.Background(), 0)
+	require.NoError(t, err)
+	capDir := t.TempDir()
+	files := map[string]string{}
+	for name, b := range map[string][]byte{"front": sample.Front, "back": sample.Back, "selfie": sample.Selfie} {
+		files[name] = filepath.Join(capDir, name+".jpg")
+		require.NoError(t, os.WriteFile(files[name], b, 0o600))
+	}
+
+	// The webhook receiver: HTTPS, asking for the server's client
+	// certificate (mutual TLS), as the spec requires.
+	id, err := webhook.DevIdentity(data)
+	require.NoError(t, err)
+	var received atomic.Int64
+	receiver := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		received.Add(1)
+		w.WriteHeader(http.StatusOK)
+	}))
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(id.CAPEM)
+	receiver.TLS = &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool}
+	receiver.Config.ErrorLog = log.New(io.Discard, "", 0)
+	receiver.StartTLS()
+	defer receiver.Close()
+	receiverCA := string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: receiver.Certificate().Raw}))
+
+	addr, _, stop := serveEnv(t, data, map[string]string{"TAMBUA_MODELS": models}, "--demo=false", "--allow-private-webhooks")
+	defer stop()
+	base := "http://" + addr
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chrome), chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.WindowSize(1280, 900),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancelT()
+
+	type step = chromedp.Action[chromedp.Void]
+	run := func(what string, actions ...step) {
+		t.Helper()
+		require.NoError(t, chromedp.Do(ctx, actions...), what)
+	}
+	get := func(what string, a chromedp.Action[string]) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, a)
+		require.NoError(t, err, what)
+		return v
+	}
+	css := func(s string) chromedp.CSS { return chromedp.CSS(s) }
+	// A laptop's window; the new headless mode ignores --window-size.
+	desktop := chromedp.EmulateViewport(1280, 900)
+	run("viewport", desktop)
+	n := 0
+	save := func(name string) {
+		t.Helper()
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		require.NoError(t, err, "screenshot "+name)
+		n++
+		require.NoError(t, os.WriteFile(filepath.Join(shots, fmt.Sprintf("%02d-%s.png", n, name)), png, 0o644))
+	}
+	shot := func(name string) {
+		t.Helper()
+		bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](a11yScript))
+		require.NoError(t, err)
+		assert.Empty(t, bad, "controls without an accessible name on %s", name)
+		save(name)
+	}
+	// phone takes a 375 px wide screenshot and checks nothing overflows.
+	phone := func(name string) {
+		t.Helper()
+		run("phone "+name, chromedp.EmulateViewport(375, 812, chromedp.EmulateScale(2)), chromedp.Reload(), chromedp.WaitReady(css("main")))
+		over, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](overflowScript))
+		require.NoError(t, err)
+		assert.Empty(t, over, "%s is wider than 375 px", name)
+		// The viewport only: a full-page capture also spans the hidden
+		// overflow of scrolling tables.
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		require.NoError(t, err)
+		n++
+		require.NoError(t, os.WriteFile(filepath.Join(shots, fmt.Sprintf("%02d-%s-375px.png", n, name)), png, 0o644))
+		run("desktop", desktop, chromedp.Reload(), chromedp.WaitReady(css("main")))
+	}
+	text := func(sel string) string {
+		t.Helper()
+		return get("read "+sel, chromedp.Text(css(sel)))
+	}
+	const email, password = "founder@acme.example", "a long enough password"
+
+	// Sign up: the code comes from the local mailbox.
+	run("signup", chromedp.Navigate(base+"/console/signup"), chromedp.WaitVisible(css("#email")))
+	shot("signup")
+	run("send code", chromedp.SendKeys(css("#email"), email), chromedp.Click(css("form button[type=submit]")), chromedp.WaitVisible(css("#code")))
+	run("details", chromedp.SendKeys(css("#code"), latestCode(t, data)), chromedp.SendKeys(css("#name"), "Amina Otieno"),
+		chromedp.SendKeys(css("#password"), password), chromedp.SendKeys(css("#organisation"), `Acme <script>alert(1)</script> Ltd`),
+		chromedp.SendKeys(css("#registration_number"), "PVT-2026-<b>7</b>"), chromedp.SendKeys(css("#industry"), "Digital lending"),
+		chromedp.SetValue(css("#monthly_volume"), "1,000 to 10,000"))
+	shot("signup-verify")
+	run("create account", chromedp.Click(css("form button[type=submit]")), chromedp.WaitVisible(css(`form[action="/console/security/totp"]`)))
+	shot("welcome")
+
+	// TOTP enrolment: the key is read off the page, as an app would scan it.
+	run("enrol", chromedp.Click(css(`form[action="/console/security/totp"] button`)), chromedp.WaitVisible(css("#totp-secret")))
+	shot("totp-enrol")
+	secret := strings.TrimSpace(text("#totp-secret"))
+	code, err := totp.GenerateCode(secret, time.Now())
+	require.NoError(t, err)
+	run("confirm", chromedp.SendKeys(css("#code"), code), chromedp.Click(css(`form[action="/console/security/totp/confirm"] button`)), chromedp.WaitVisible(css(".codes")))
+	shot("recovery-codes")
+
+	// Sign out, then in with the password and a code (the next 30 s step:
+	// the one that confirmed enrolment cannot be used again).
+	run("signout", chromedp.Click(css(`form[action="/console/signout"] button`)), chromedp.WaitVisible(css("#password")))
+	shot("signin")
+	run("password", chromedp.SendKeys(css("#email"), email), chromedp.SendKeys(css("#password"), password),
+		chromedp.Click(css("form button[type=submit]")), chromedp.WaitVisible(css("#code")))
+	shot("signin-code")
+	code, err = totp.GenerateCode(secret, time.Now().Add(30*time.Second))
+	require.NoError(t, err)
+	run("code", chromedp.SendKeys(css("#code"), code), chromedp.Click(css("form button[type=submit]")), chromedp.WaitVisible(css(".stats")))
+	assert.Contains(t, text(".lead"), "<script>", "the organisation name is shown as text")
+	shot("overview")
+	phone("overview")
+
+	// An API client; its secret is shown once.
+	run("clients", chromedp.Navigate(base+"/console/clients"), chromedp.WaitVisible(css("#client-name")),
+		chromedp.SendKeys(css("#client-name"), "Production backend"), chromedp.Click(css(`form[action="/console/clients"] button`)),
+		chromedp.WaitVisible(css("#new-client-secret")))
+	clientID, clientSecret := text("#new-client-id"), text("#new-client-secret")
+	require.NotEmpty(t, clientSecret)
+	shot("client-created")
+	run("clients again", chromedp.Navigate(base+"/console/clients"), chromedp.WaitVisible(css("table")))
+	page := get("clients html", chromedp.OuterHTML(css("html")))
+	assert.NotContains(t, page, clientSecret, "the secret is never shown again")
+	assert.Contains(t, page, clientID)
+
+	// A workflow: a wrong secret is refused with the spec's message, then
+	// the right one creates it.
+	fill := func(secret string) step {
+		return chromedp.Steps(
+			chromedp.Navigate(base+"/console/workflows/new"), chromedp.WaitVisible(css("#wf-name")),
+			chromedp.SendKeys(css("#wf-secret"), secret), chromedp.SendKeys(css("#wf-name"), "Customer onboarding"),
+			chromedp.Click(css(`input[name=document_types][value=kenya_national_id]`)),
+			chromedp.Click(css(`input[name=check_face_matching]`)),
+		)
+	}
+	run("workflow wrong secret", fill("not-the-secret"), chromedp.Click(css(".form-actions button[type=submit]")), chromedp.WaitVisible(css(".alert-error")))
+	assert.Equal(t, "Invalid client secret", strings.TrimSpace(text(".alert-error")))
+	shot("workflow-refused")
+	run("workflow", fill(clientSecret), chromedp.Click(css(".form-actions button[type=submit]")), chromedp.WaitVisible(css(`a[href$="/test"]`)))
+	shot("workflow")
+	wfURL := get("url", chromedp.Location())
+	wfID := strings.TrimPrefix(strings.SplitN(wfURL, "?", 2)[0], base+"/console/workflows/")
+	run("sdk token", chromedp.Click(css(`form[action$="/sdk-token"] button`)), chromedp.WaitVisible(css("#sdk-token")))
+	assert.Len(t, strings.Split(get("token", chromedp.Value(css("#sdk-token"))), "."), 3, "a JWT")
+
+	// The operator tops up, as in production (tambua units add).
+	env := &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }}
+	require.Equal(t, ExitOK, Run(context.Background(), env, []string{"units", "add", "--data", data, "--org", "1", "100"}))
+
+	// A test verification of the synthetic captures.
+	run("test", chromedp.Navigate(base+"/console/workflows/"+wfID+"/test"), chromedp.WaitVisible(css("#t-front")),
+		chromedp.SetUploadFiles(css("#t-front"), []string{files["front"]}), chromedp.SetUploadFiles(css("#t-back"), []string{files["back"]}),
+		chromedp.SetUploadFiles(css("#t-selfie"), []string{files["selfie"]}), chromedp.Click(css(".form-actions button")),
+		chromedp.WaitVisible(css("#verdict")))
+	assert.Equal(t, "5", text("#units-consumed"), "OCR 2 + face matching 3")
+	assert.Contains(t, []string{"accept", "review", "reject"}, text("#verdict"))
+	assert.Contains(t, text("#fields"), "national_id_number")
+	shot("test-result")
+	run("units", chromedp.Navigate(base+"/console/units"), chromedp.WaitVisible(css("#balance")))
+	assert.Equal(t, "95", text("#balance"))
+	shot("units")
+	run("members", chromedp.Navigate(base+"/console/members"), chromedp.WaitVisible(css("#invite-email")),
+		chromedp.SendKeys(css("#invite-email"), "dev@acme.example"), chromedp.SetValue(css("#invite-role"), "developer"),
+		chromedp.Click(css(`form[action="/console/members"] button`)), chromedp.WaitVisible(css(".alert-ok")))
+	shot("members")
+
+	// A webhook to the local HTTPS receiver: create, validate, activate,
+	// test, logs, CSV.
+	run("webhook new", chromedp.Navigate(base+"/console/webhooks/new"), chromedp.WaitVisible(css("#wh-name")),
+		chromedp.SendKeys(css("#wh-name"), "Backend <i>events</i>"), chromedp.SendKeys(css("#wh-url"), receiver.URL+"/hooks"),
+		chromedp.SetValue(css("#wh-ca"), receiverCA), chromedp.SendKeys(css("#wh-secret"), "whsec-e2e"),
+		chromedp.Click(css(`input[name=events][value="verification.completed"]`)), chromedp.Click(css(`input[name=events][value="workflow.updated"]`)))
+	shot("webhook-new")
+	run("webhook create", chromedp.Click(css(".form-actions button[type=submit]")), chromedp.WaitVisible(css(`button[value=validate]`)))
+	whURL := strings.SplitN(get("url", chromedp.Location()), "?", 2)[0]
+	run("validate", chromedp.Click(css(`button[value=validate]`)), chromedp.WaitVisible(css("#handshake")))
+	assert.Equal(t, "ok", text("#handshake"))
+	shot("webhook-validated")
+	run("activate", chromedp.Click(css(`button[value=activate]`)), chromedp.WaitVisible(css(`button[value=pause]`)))
+	run("test event", chromedp.SetValue(css("#test-event"), "verification.completed"), chromedp.Click(css(`button[value=test]`)), chromedp.WaitVisible(css("#test-outcome")))
+	assert.Equal(t, "success", text("#test-outcome"))
+	assert.GreaterOrEqual(t, received.Load(), int64(1))
+	shot("webhook-tested")
+	// A real event: saving the workflow sends workflow.updated, which the
+	// dispatcher delivers and logs.
+	run("save workflow", chromedp.Navigate(base+"/console/workflows/"+wfID), chromedp.WaitVisible(css("#wf-name")),
+		chromedp.Click(css(`form[action="/console/workflows/`+wfID+`"] .form-actions button`)), chromedp.WaitVisible(css(".alert-ok")))
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		run("logs", chromedp.Navigate(whURL), chromedp.WaitVisible(css(".stats")))
+		if ok, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!document.querySelector("#logs")`)); ok {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "no delivery logged")
+		time.Sleep(500 * time.Millisecond)
+	}
+	shot("webhook-logs")
+	csv, err := chromedp.Run(ctx, chromedp.Evaluate[string](`fetch(document.querySelector('a[href*="logs.csv"]').href).then(r => r.text())`, chromedp.EvalAwaitPromise))
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(csv, "timestamp,event_type,status"), csv)
+	assert.Contains(t, csv, "workflow.updated")
+	run("webhooks", chromedp.Navigate(base+"/console/webhooks"), chromedp.WaitVisible(css("table")))
+	shot("webhooks")
+	phone("webhooks")
+
+	// Archive the workflow, with its confirmation.
+	run("archive", chromedp.Navigate(base+"/console/workflows/"+wfID+"/archive"), chromedp.WaitVisible(css(`input[name=confirm]`)))
+	shot("workflow-archive")
+	run("archive confirm", chromedp.Click(css(`input[name=confirm]`)), chromedp.Click(css(".form-actions button")), chromedp.WaitVisible(css(".alert-ok")))
+	assert.Contains(t, text(".alert-ok"), "archived")
+	run("workflows", chromedp.Navigate(base+"/console/workflows"), chromedp.WaitVisible(css("table")))
+	assert.Contains(t, text("table"), "Archived")
+	shot("workflows")
+	phone("workflows")
+	t.Logf("screenshots in %s", shots)
+}
+
+// serveEnv runs tambua serve with environment variables until stop.
+func serveEnv(t *testing.T, data string, vars map[string]string, extra ...string) (addr string, errb *syncBuf, stop func()) {
+	t.Helper()
+	addr = freeAddr(t)
+	errb = &syncBuf{}
+	env := &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: errb, Getenv: func(k string) string { return vars[k] }}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() { done <- Run(ctx, env, append([]string{"serve", "--addr", addr, "--data", data}, extra...)) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			break
+		}
+		select {
+		case code := <-done:
+			t.Fatalf("serve exited with %d: %s", code, errb.String())
+		default:
+		}
+		require.True(t, time.Now().Before(deadline), "server did not start")
+		time.Sleep(50 * time.Millisecond)
+	}
+	return addr, errb, func() {
+		cancel()
+		assert.Equal(t, ExitOK, <-done, errb.String())
+	}
+}
