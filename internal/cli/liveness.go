@@ -13,7 +13,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/tambua/tambua/checks/liveness"
-	"github.com/tambua/tambua/internal/bench"
 	"github.com/tambua/tambua/internal/bench/livenessbench"
 	"github.com/tambua/tambua/internal/facerec"
 	"github.com/tambua/tambua/internal/testkit/synth"
@@ -205,7 +204,7 @@ func runBenchLiveness(ctx context.Context, env *Env, args []string) error {
 	}
 	o.ModelsDir = faceModels(env, *models)
 	done := withProgress(env, o, "render")
-	rep, err := livenessbench.Bench(ctx, m, livenessbench.BenchOptions{Options: *o, JohnsDir: *johns, RSS: bench.RSSMB})
+	rep, err := livenessbench.Bench(ctx, m, livenessbench.BenchOptions{Options: *o, JohnsDir: *johns})
 	done()
 	if err != nil {
 		return err

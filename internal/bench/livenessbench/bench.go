@@ -74,8 +74,6 @@ type ROCRow struct {
 type BenchOptions struct {
 	Options
 	JohnsDir string
-	// RSS, if set, reads the process's resident set in MB.
-	RSS func() float64
 }
 
 // Bench measures m on the held-out split of the first o.Count indices and
@@ -159,9 +157,7 @@ func Bench(ctx context.Context, m *liveness.Model, o BenchOptions) (*Report, err
 		rep.Synthetic.ROC = append(rep.Synthetic.ROC, rocRow(frame, johns, th))
 		rep.Synthetic.ROCCU = append(rep.Synthetic.ROCCU, rocRow(closeUp, johns, th))
 	}
-	if o.RSS != nil {
-		rep.RSSMB = o.RSS()
-	}
+	rep.RSSMB = bench.RSSMB()
 	return rep, nil
 }
 
