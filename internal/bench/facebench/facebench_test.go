@@ -1,11 +1,15 @@
 package facebench
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/tambua/tambua/checks/face"
+	"github.com/tambua/tambua/internal/bench"
 	"github.com/tambua/tambua/internal/facerec"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
 )
 
 // at is a descriptor x away from the origin along one axis, so that the
@@ -52,5 +56,52 @@ func TestScorePairs(t *testing.T) {
 	scorePairs(&rep, ids[:1], []side{{person: "A", desc: at(1.5)}})
 	if want := []MissedPair{{Index: 0, Config: "c0", Distance: 1.5, IDFrom: "id_photo"}}; !reflect.DeepEqual(rep.Missed, want) {
 		t.Errorf("missed %+v, want %+v", rep.Missed, want)
+	}
+}
+
+// TestRun measures the real recogniser on two photos each of two johns
+// people and on two synthetic samples.
+func TestRun(t *testing.T) {
+	models := fixtures.Models(t)
+	src := fixtures.Need(t, face.JohnsDir, "dlib johns photos (libdlib-dev)")
+	johns := t.TempDir()
+	for _, person := range []string{"John_Salley", "John_Savage"} {
+		files, err := filepath.Glob(filepath.Join(src, person, "*.jpg"))
+		if err != nil || len(files) < 2 {
+			t.Fatalf("%s: %d photos, %v", person, len(files), err)
+		}
+		if err := os.Mkdir(filepath.Join(johns, person), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files[:2] {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(johns, person, filepath.Base(f)), b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	rep, err := Run(t.Context(), Options{Johns: johns, Models: models, Synth: 2, Difficulty: "easy", Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Johns.Images != 4 || rep.Johns.Pairs != 6 || rep.Johns.AtDefault.Genuine != 2 || rep.Johns.AtDefault.Impostor != 4 {
+		t.Errorf("johns: %d images, %d pairs, %+v; want 4 images, 6 pairs (2 genuine, 4 impostor)",
+			rep.Johns.Images, rep.Johns.Pairs, rep.Johns.AtDefault)
+	}
+	if len(rep.Johns.ROC) != len(face.ROCThresholds) {
+		t.Errorf("ROC has %d rows, want %d", len(rep.Johns.ROC), len(face.ROCThresholds))
+	}
+	if rep.FaceMSMedian <= 0 || rep.FaceMSP95 < rep.FaceMSMedian || rep.ModelLoadMS <= 0 {
+		t.Errorf("times: detect median %v p95 %v, load %v", rep.FaceMSMedian, rep.FaceMSP95, rep.ModelLoadMS)
+	}
+	if s := rep.Synth; s == nil || s.Samples != 2 || s.AtDefault.Genuine+s.AtDefault.Impostor != 4 {
+		t.Errorf("synthetic part %+v; want 2 samples, 4 card/selfie pairs", s)
+	}
+
+	if _, err := Run(t.Context(), Options{Johns: t.TempDir(), Models: models}); !bench.IsInput(err) {
+		t.Errorf("a johns folder without photos: %v, want an input error", err)
 	}
 }

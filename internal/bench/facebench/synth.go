@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tambua/tambua/checks/face"
+	_ "github.com/tambua/tambua/checks/ocr" // Synth finds the ID photo through ocr_extraction, as face_matching does
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/bench"
