@@ -1,9 +1,12 @@
 package uploadbench
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -64,5 +67,60 @@ func TestToken(t *testing.T) {
 	}
 	if _, err := Run(t.Context(), Options{BaseURL: "http://a b", Concurrency: 1, Duration: time.Second}); !bench.IsInput(err) {
 		t.Errorf("unusable URL: %v, want an input error", err)
+	}
+}
+
+// TestRun loads a real HTTP server that answers every other upload with
+// 402, and checks what reached it and what the samples say.
+func TestRun(t *testing.T) {
+	var mu sync.Mutex
+	var uploads int
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/oauth/token":
+			_, _ = w.Write([]byte(`{"access_token":"tok"}`))
+		case "/upload":
+			var msg struct {
+				ClientID string `json:"client_id"`
+				Workflow string `json:"work_flow_id"`
+			}
+			front, _, err := r.FormFile("front")
+			if r.Header.Get("Authorization") != "Bearer tok" || err != nil ||
+				json.Unmarshal([]byte(r.FormValue("message")), &msg) != nil || msg.ClientID != "c1" || msg.Workflow != "wf" {
+				w.WriteHeader(http.StatusBadRequest)
+				return
+			}
+			front.Close()
+			mu.Lock()
+			uploads++
+			n := uploads
+			mu.Unlock()
+			if n%2 == 0 {
+				w.WriteHeader(http.StatusPaymentRequired)
+				_, _ = w.Write([]byte(`{"v_field39":51}`))
+				return
+			}
+			_, _ = w.Write([]byte(`{"units_consumed":3}`))
+		}
+	}))
+	defer ts.Close()
+	var ticks atomic.Int64
+	rep, err := Run(t.Context(), Options{BaseURL: ts.URL, Concurrency: 2, Duration: 300 * time.Millisecond, Timeout: 5 * time.Second,
+		ClientID: "c1", ClientSecret: "s", Workflow: "wf", Config: "generic_passport",
+		Images: map[string][]byte{"front": []byte("jpeg")}, Progress: func(int) { ticks.Add(1) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	s := Summarise(rep.Samples)
+	if len(rep.Samples) != uploads || len(rep.Samples) < 2 || int(ticks.Load()) != len(rep.Samples) {
+		t.Fatalf("%d samples, %d uploads served, %d progress calls", len(rep.Samples), uploads, ticks.Load())
+	}
+	if len(s.OK) != (uploads+1)/2 || s.Units != 3*len(s.OK) || s.Failures["HTTP 402 code 51"] != uploads/2 {
+		t.Errorf("summary %+v of %d uploads; want every other one refused with 402", s, uploads)
+	}
+	if rep.Concurrency != 2 || rep.Elapsed < 300*time.Millisecond {
+		t.Errorf("concurrency %d, elapsed %s", rep.Concurrency, rep.Elapsed)
 	}
 }
