@@ -26,9 +26,29 @@ go test -race -count=1 -timeout 20m $race_pkgs 2>&1 | tee -a "$log" || status=1
 if [ -n "$other_pkgs" ]; then
   go test -count=1 -timeout 20m $other_pkgs 2>&1 | tee -a "$log" || status=1
 fi
+
+# The capture SDKs (sdk/): the committed web bundle must be a fresh build
+# of sdk/web (byte for byte) within its size budget, the TypeScript must
+# type-check, then Node's test runner runs the core, React Native and
+# headless-Chromium tests against a real tambua serve built once here.
+sdk_status=skipped
+if [ -d sdk/node_modules ]; then
+  bin_dir=$(mktemp -d)
+  trap 'rm -f "$log"; rm -rf "$bin_dir"' EXIT
+  go build -o "$bin_dir/tambua" ./cmd/tambua
+  # Its TAP output goes to its own log: its "ok N" lines are not packages.
+  if (cd sdk && node build.mjs --check && npx --no-install tsc -p tsconfig.json --noEmit &&
+      TAMBUA_BIN="$bin_dir/tambua" node --test test/*.test.mjs) 2>&1 | tee "$bin_dir/sdk.log"; then
+    sdk_status="$(grep -E '^# pass ' "$bin_dir/sdk.log" | cut -d' ' -f3) passed"
+  else
+    sdk_status="failed ($(grep -E '^# fail ' "$bin_dir/sdk.log" | cut -d' ' -f3) tests)"; status=1
+  fi
+elif [ -n "${CI:-}" ]; then
+  echo "sdk/node_modules is missing: run scripts/setup.sh"; sdk_status=failed; status=1
+fi
 passed=$(grep -c '^ok ' "$log" || true)
 # A failing package prints "FAIL<tab>its path"; the "--- FAIL" lines are its
 # tests and a bare "FAIL" closes its output, so only the first kind counts.
 failed=$(grep -c -E '^FAIL[[:space:]]+[^[:space:]]' "$log" || true)
-echo "packages: $passed passed, $failed failed"
+echo "packages: $passed passed, $failed failed; sdk tests: $sdk_status"
 exit $status
