@@ -19,7 +19,7 @@ status=0
 # -race where there is concurrency to check (engine, plugins, server,
 # webhooks, checks' pools); the image and model crunching packages run
 # without it, where it multiplies a long run for little gain.
-heavy='/checks/(ocr|face|liveness|mrz|address|docauth)$|/(mrz|vision)$|/internal/(testkit/synth|bench/sanctionsbench|bench/livenessbench)$'
+heavy='/checks/(ocr|face|liveness|mrz|address|docauth)$|/(mrz|vision)$|/internal/(testkit/synth|bench/(sanctionsbench|livenessbench|facebench|docauthbench|addressbench))$'
 race_pkgs=$(go list ./... | grep -v -E "$heavy" || true)
 other_pkgs=$(go list ./... | grep -E "$heavy" || true)
 go test -race -count=1 -timeout 20m $race_pkgs 2>&1 | tee -a "$log" || status=1
