@@ -380,6 +380,9 @@ func (s *Server) mountReviews(rv Reviews) {
 	for i, rt := range routes {
 		api[i] = apiRoute{rt.method, rt.path, rt.name, s.withClient(rt.h)}
 	}
+	if au, ok := s.store.(Audit); ok {
+		api = append(api, s.auditRoutes(au)...)
+	}
 	s.mountAPI(api)
 }
 
@@ -583,14 +586,28 @@ func (s *Server) erase(ctx context.Context, rv Reviews, org int64, id string, a 
 
 func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, d reviewDesk, p *Principal) *APIError {
 	q := r.URL.Query()
-	f := ReviewFilter{State: q.Get("state"), WorkflowID: q.Get("work_flow_id"), Assignee: q.Get("assignee")}
+	f := ReviewFilter{State: q.Get("state"), WorkflowID: q.Get("work_flow_id"), Assignee: q.Get("assignee"), Reason: q.Get("reason")}
 	switch f.State {
 	case "", "all", store.ReviewOpen, store.ReviewApproved, store.ReviewRejected:
 	default:
 		return apiErr(CodeInvalidRequest, "state must be open, approved, rejected or all")
 	}
-	if (f.WorkflowID != "" && !validID(f.WorkflowID, 64)) || (f.Assignee != "" && !validName(f.Assignee)) {
-		return apiErr(CodeInvalidRequest, "work_flow_id and assignee must be identifiers")
+	if (f.WorkflowID != "" && !validID(f.WorkflowID, 64)) || (f.Assignee != "" && !validName(f.Assignee)) || (f.Reason != "" && !validID(f.Reason, 64)) {
+		return apiErr(CodeInvalidRequest, "work_flow_id, assignee and reason must be identifiers")
+	}
+	switch q.Get("sort") {
+	case "", "oldest":
+	case "newest":
+		f.NewestFirst = true
+	default:
+		return apiErr(CodeInvalidRequest, "sort must be oldest or newest")
+	}
+	if v := q.Get("offset"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 1_000_000 {
+			return apiErr(CodeInvalidRequest, "offset must be 0 to 1000000")
+		}
+		f.Offset = n
 	}
 	if v := q.Get("older_than"); v != "" {
 		dur, err := time.ParseDuration(v)
