@@ -34,10 +34,10 @@ const (
 type perm int
 
 const (
-	permView  perm = iota // any member: overview, own account
-	permBuild             // admin and developer: clients, workflows, webhooks, tests, units
-	permAdmin             // admin: members, unit settings
-	permReview            // admin and reviewer: the review queue (console_review.go)
+	permView   perm = iota // any member: overview, own account
+	permBuild              // admin and developer: clients, workflows, webhooks, tests, units
+	permAdmin              // admin: members, unit settings
+	permReview             // admin and reviewer: the review queue (console_review.go)
 )
 
 func roleAllows(role string, p perm) bool {
