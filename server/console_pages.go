@@ -761,7 +761,7 @@ func parseWorkflowForm(f url.Values) (idv.Workflow, error) {
 		def.Checks = append(def.Checks, cs)
 	}
 	def.ManualReview = &idv.ManualReview{Enabled: f.Get("review_enabled") != "", AutoDecline: f.Get("review_auto_decline") != "",
-		ReviewerEmail: strings.TrimSpace(f.Get("reviewer_email"))}
+		ReviewerEmail: strings.TrimSpace(f.Get("reviewer_email")), FourEyes: f.Get("review_four_eyes")}
 	for _, line := range strings.Split(f.Get("metadata"), "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {

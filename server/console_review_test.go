@@ -99,6 +99,9 @@ func TestReviewConsole(t *testing.T) {
 	rev := ce.join(admin, "rex@a.example", "reviewer")
 	dev := ce.join(admin, "dev@a.example", "developer")
 
+	wfPage := admin.page("/console/workflows/" + a.workflow)
+	assert.Contains(t, string(wfPage.body), `<option value="rejections" selected>`, "the four-eyes rule on the workflow form")
+
 	// The queue and the overview's counts.
 	q := rev.page("/console/reviews")
 	require.Equal(t, 200, q.status, string(q.body))
