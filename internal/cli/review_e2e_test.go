@@ -179,7 +179,10 @@ func TestReviewEndToEnd(t *testing.T) {
 		return v
 	}
 	css := func(s string) chromedp.CSS { return chromedp.CSS(s) }
-	text := func(sel string) string { t.Helper(); return strings.TrimSpace(get("read "+sel, chromedp.Text(css(sel)))) }
+	text := func(sel string) string {
+		t.Helper()
+		return strings.TrimSpace(get("read "+sel, chromedp.Text(css(sel))))
+	}
 	desktop := chromedp.EmulateViewport(1280, 900)
 	run("viewport", desktop)
 	n := 0
