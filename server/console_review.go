@@ -76,7 +76,7 @@ func pageReviewErr(err error) error {
 func ageText(d time.Duration) string {
 	switch {
 	case d < time.Minute:
-		return "just now"
+		return "under a minute"
 	case d < time.Hour:
 		return strconv.Itoa(int(d.Minutes())) + " min"
 	case d < 48*time.Hour:
@@ -148,8 +148,9 @@ var queueAges = [][2]string{{"", "Any age"}, {"1h", "Over 1 hour"}, {"24h", "Ove
 
 // knownReasons are the automated decision reasons the filter suggests
 // (the spec's values seen and the engine's); any code can be typed.
-var knownReasons = []string{"face_low_confidence", "face_no_match", "doc_confidence_below_review_band", "doc_not_authentic",
-	"liveness_low_confidence", "sanctions_possible_match", "check_error"}
+var knownReasons = []string{"face_low_confidence", "face_no_match", "no_face_in_selfie", "multiple_faces_in_selfie",
+	"liveness_low_confidence", "doc_confidence_below_review_band", "doc_not_authentic", "doc_expired", "doc_front_unreadable",
+	"doc_mrz_unreadable"}
 
 // queueFilter reads the queue page's query.
 func queueFilter(q url.Values, me string) (ReviewFilter, map[string]string, error) {
@@ -667,10 +668,19 @@ func (rp *reviewPages) erase(w http.ResponseWriter, r *http.Request, m *member) 
 
 type auditData struct {
 	Entries []AuditEntry
+	Rows    []auditRow
 	F       map[string]string
 	Query   string
 	Actions []string
 	Limited bool
+}
+
+// auditRow is an audit line with its actor as a person reads it: the
+// console's own lines name a member by id (console:<id>), shown as their
+// email.
+type auditRow struct {
+	AuditEntry
+	Who string
 }
 
 // auditPageRows bounds the page; the CSV has up to maxAuditRows.
@@ -708,6 +718,19 @@ func (rp *reviewPages) auditPage(w http.ResponseWriter, r *http.Request, m *memb
 	}
 	if len(d.Entries) > auditPageRows {
 		d.Entries, d.Limited = d.Entries[:auditPageRows], true
+	}
+	emails := map[string]string{}
+	if us, err := rp.c.st.ListUsers(r.Context(), m.org()); err == nil {
+		for _, u := range us {
+			emails["console:"+u.ID] = u.Email
+		}
+	}
+	for _, e := range d.Entries {
+		who := e.Actor
+		if em, ok := emails[e.Actor]; ok {
+			who = em + " (console)"
+		}
+		d.Rows = append(d.Rows, auditRow{AuditEntry: e, Who: who})
 	}
 	return v, "", nil
 }

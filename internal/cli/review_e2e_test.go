@@ -196,16 +196,28 @@ func TestReviewEndToEnd(t *testing.T) {
 		n++
 		require.NoError(t, os.WriteFile(filepath.Join(shots, fmt.Sprintf("%02d-%s.png", n, name)), png, 0o644))
 	}
-	phone := func(name string) {
+	// phone checks nothing overflows at 375 px and takes the viewport's
+	// picture, then one scrolled to each of the given elements (a
+	// full-page capture at this width spans the scrolling tables' hidden
+	// overflow).
+	phone := func(name string, scrollTo ...string) {
 		t.Helper()
 		run("phone "+name, chromedp.EmulateViewport(375, 812, chromedp.EmulateScale(2)), chromedp.Reload(), chromedp.WaitReady(css("main")))
 		over, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](overflowScript))
 		require.NoError(t, err)
 		assert.Empty(t, over, "%s is wider than 375 px", name)
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+		wide, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth + 1`))
 		require.NoError(t, err)
-		n++
-		require.NoError(t, os.WriteFile(filepath.Join(shots, fmt.Sprintf("%02d-%s-375px.png", n, name)), png, 0o644))
+		assert.False(t, wide, "%s scrolls sideways at 375 px", name)
+		for i, sel := range append([]string{""}, scrollTo...) {
+			if sel != "" {
+				run("scroll "+sel, chromedp.ScrollIntoView(css(sel)))
+			}
+			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			require.NoError(t, err)
+			n++
+			require.NoError(t, os.WriteFile(filepath.Join(shots, fmt.Sprintf("%02d-%s-375px-%d.png", n, name, i)), png, 0o644))
+		}
 		run("desktop", desktop, chromedp.Reload(), chromedp.WaitReady(css("main")))
 	}
 	signIn := func(email, password string) {
@@ -270,22 +282,29 @@ func TestReviewEndToEnd(t *testing.T) {
 		chromedp.SendKeys(css("#code"), invitationCode(t, data)), chromedp.SendKeys(css("#name"), "Riya Reviewer"),
 		chromedp.SendKeys(css("#password"), password), chromedp.Click(css("form button[type=submit]")), chromedp.WaitVisible(css(".stats")))
 	assert.Equal(t, "2", text("#queue-open"), "the overview counts the open cases")
+	shot("overview")
 
 	// The queue, then the first case: assign to me, approve with a note.
 	run("queue", chromedp.Navigate(base+"/console/reviews"), chromedp.WaitVisible(css("#queue")))
 	assert.Equal(t, "2", text("#open-count"))
 	shot("queue")
-	phone("queue")
+	phone("queue", "#queue")
 	run("case", chromedp.Navigate(base+"/console/reviews/"+ids[0]), chromedp.WaitVisible(css("#decision-form")))
 	run("assign", chromedp.Click(css("#assign-me")), chromedp.WaitVisible(css(".alert-ok")))
 	assert.Equal(t, reviewerEmail, text("#case-assignee"))
 	assert.Contains(t, text("#fields"), "national_id_number")
 	assert.Contains(t, text("#checks"), "face_matching")
 	shot("case")
-	phone("case")
+	phone("case", "#checks", "#request-title", "#decision-form")
 	run("zoom", chromedp.Click(css(`a[data-zoomable]`)), chromedp.WaitVisible(css("#zoom-img")), chromedp.Sleep(300*time.Millisecond),
 		chromedp.Click(css(`button[data-zoom="in"]`)))
-	shot("case-zoom")
+	zoomed, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("zoom-img").naturalWidth > 0 && document.getElementById("zoom").open`))
+	require.NoError(t, err)
+	assert.True(t, zoomed, "the zoom dialog shows the image")
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()) // the dialog sits in the viewport
+	require.NoError(t, err)
+	n++
+	require.NoError(t, os.WriteFile(filepath.Join(shots, fmt.Sprintf("%02d-case-zoom.png", n)), png, 0o644))
 	run("zoom close", chromedp.Click(css(`button[data-zoom="close"]`)), chromedp.WaitNotVisible(css("#zoom-img")))
 	run("approve", chromedp.Click(css(`input[name=decision][value=approve]`)), chromedp.SetValue(css("#reason"), "other"),
 		chromedp.SendKeys(css("#note"), "No face in the selfie frame; the applicant re-took it in branch and matches."),
