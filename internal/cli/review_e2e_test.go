@@ -164,7 +164,8 @@ func TestReviewEndToEnd(t *testing.T) {
 	defer cancelA()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
-	ctx, cancelT := context.WithTimeout(ctx, 4*time.Minute)
+	// A hang guard, not a timing: the machine may be shared.
+	ctx, cancelT := context.WithTimeout(ctx, 8*time.Minute)
 	defer cancelT()
 
 	type step = chromedp.Action[chromedp.Void]
