@@ -34,9 +34,10 @@ const (
 type perm int
 
 const (
-	permView  perm = iota // any member: overview, own account
-	permBuild             // admin and developer: clients, workflows, webhooks, tests, units
-	permAdmin             // admin: members, unit settings
+	permView   perm = iota // any member: overview, own account
+	permBuild              // admin and developer: clients, workflows, webhooks, tests, units
+	permAdmin              // admin: members, unit settings
+	permReview             // admin and reviewer: the review queue (console_review.go)
 )
 
 func roleAllows(role string, p perm) bool {
@@ -46,7 +47,7 @@ func roleAllows(role string, p perm) bool {
 	case store.RoleDeveloper:
 		return p <= permBuild
 	case store.RoleReviewer:
-		return p == permView
+		return p == permView || p == permReview
 	}
 	return false
 }
