@@ -68,6 +68,30 @@ type ManualReview struct {
 	Enabled       bool   `json:"enabled" yaml:"enabled"`
 	AutoDecline   bool   `json:"auto_decline" yaml:"auto_decline"`
 	ReviewerEmail string `json:"reviewer_email,omitempty" yaml:"reviewer_email,omitempty" validate:"omitempty,email,max=254"`
+	// FourEyes is the four-eyes rule of the review queue (beyond the
+	// spec, docs/reviews.md): FourEyesRejections makes a rejection, and
+	// FourEyesAll every decision, wait for a second, different reviewer.
+	// Empty or FourEyesOff: one reviewer decides.
+	FourEyes string `json:"four_eyes,omitempty" yaml:"four_eyes,omitempty" validate:"omitempty,oneof=off rejections all"`
+}
+
+// Four-eyes rules (ManualReview.FourEyes).
+const (
+	FourEyesOff        = "off"
+	FourEyesRejections = "rejections"
+	FourEyesAll        = "all"
+)
+
+// NeedsSecond reports whether the four-eyes rule makes a decision (an
+// approval when approve) wait for a second reviewer.
+func (m ManualReview) NeedsSecond(approve bool) bool {
+	switch m.FourEyes {
+	case FourEyesAll:
+		return true
+	case FourEyesRejections:
+		return !approve
+	}
+	return false
 }
 
 // WebhookConfig is the workflow-specific notification target.

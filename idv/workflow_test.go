@@ -95,6 +95,9 @@ func TestWorkflowLimits(t *testing.T) {
 		{"status", func(w *idv.Workflow) { w.Status = "paused" }, []string{"status:oneof"}},
 		{"reviewer email", func(w *idv.Workflow) { w.ManualReview = &idv.ManualReview{Enabled: true, ReviewerEmail: "ops"} },
 			[]string{"manual_review.reviewer_email:email"}},
+		{"four eyes", func(w *idv.Workflow) { w.ManualReview = &idv.ManualReview{Enabled: true, FourEyes: "twice"} },
+			[]string{"manual_review.four_eyes:oneof"}},
+		{"four eyes on rejections", func(w *idv.Workflow) { w.ManualReview = &idv.ManualReview{Enabled: true, FourEyes: "rejections"} }, nil},
 		{"webhook http", func(w *idv.Workflow) { w.Webhook = &idv.WebhookConfig{URL: "http://example.com/hook"} },
 			[]string{"webhook.url:startswith"}},
 	}
@@ -181,4 +184,21 @@ func FuzzParseWorkflow(f *testing.F) {
 			t.Fatalf("parsed workflow does not validate: %v", err)
 		}
 	})
+}
+
+func TestNeedsSecond(t *testing.T) {
+	cases := []struct {
+		rule            string
+		approve, reject bool
+	}{
+		{"", false, false},
+		{idv.FourEyesOff, false, false},
+		{idv.FourEyesRejections, false, true},
+		{idv.FourEyesAll, true, true},
+	}
+	for _, tc := range cases {
+		m := idv.ManualReview{Enabled: true, FourEyes: tc.rule}
+		assert.Equal(t, tc.approve, m.NeedsSecond(true), "approval under %q", tc.rule)
+		assert.Equal(t, tc.reject, m.NeedsSecond(false), "rejection under %q", tc.rule)
+	}
 }

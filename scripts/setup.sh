@@ -97,4 +97,16 @@ if ! command -v versitygw >/dev/null 2>&1 && [ ! -x "$gobin/versitygw" ]; then
   echo "setup: building versitygw $versitygw_version (go install, a few minutes)"
   go install "github.com/versity/versitygw/cmd/versitygw@$versitygw_version"
 fi
+# The capture SDKs' build and test tools (sdk/package-lock.json: esbuild,
+# TypeScript, React's test renderer, playwright-core without browsers; the
+# tests drive the Debian chromium). npm ci installs exactly the lock file;
+# it runs again only when the lock file changes.
+if [ -f sdk/package-lock.json ]; then
+  lock_sum=$(sha256sum sdk/package-lock.json | cut -d' ' -f1)
+  if [ "$(cat sdk/node_modules/.tambua-lock-sha256 2>/dev/null)" != "$lock_sum" ]; then
+    echo "setup: npm ci in sdk/"
+    (cd sdk && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$lock_sum" > sdk/node_modules/.tambua-lock-sha256
+  fi
+fi
 echo "setup: ok"

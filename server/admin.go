@@ -10,6 +10,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/server/store"
 )
 
 // Admin performs the console's operations on organisations, clients,
@@ -373,4 +374,26 @@ func (a *Admin) EnsureDemo(ctx context.Context, units int64, docTypes, checks []
 	}
 	org, err = a.store.Organisation(ctx, org.ID)
 	return &Demo{Organisation: org, Client: c, Secret: secret, Workflow: w}, err
+}
+
+// ApproveAdminVerification records, after an instance operator looked at
+// it, that an organisation admin's personal verification is accepted: the
+// manual outcome of a verification that ended in review.
+func (a *Admin) ApproveAdminVerification(ctx context.Context, orgID int64) (store.OrgProfile, error) {
+	cs, ok := a.store.(store.Console)
+	if !ok {
+		return store.OrgProfile{}, idv.Errorf(idv.EInvalid, "this store keeps no console data")
+	}
+	p, err := cs.OrgProfile(ctx, orgID)
+	if err != nil {
+		return p, fmt.Errorf("organisation %d: %w", orgID, err)
+	}
+	if p.AdminVerificationDecision == "" {
+		return p, idv.Errorf(idv.EInvalid, "the admin of organisation %d has not run a verification", orgID)
+	}
+	p.AdminVerificationDecision = "accept"
+	if err := cs.PutOrgProfile(ctx, p); err != nil {
+		return p, err
+	}
+	return p, a.audit(ctx, orgID, "organisation.admin_approved", "organisation", p.AdminVerificationID, "")
 }

@@ -34,9 +34,10 @@ const (
 type perm int
 
 const (
-	permView  perm = iota // any member: overview, own account
-	permBuild             // admin and developer: clients, workflows, webhooks, tests, units
-	permAdmin             // admin: members, unit settings
+	permView   perm = iota // any member: overview, own account
+	permBuild              // admin and developer: clients, workflows, webhooks, tests, units
+	permAdmin              // admin: members, unit settings
+	permReview             // admin and reviewer: the review queue (console_review.go)
 )
 
 func roleAllows(role string, p perm) bool {
@@ -46,7 +47,7 @@ func roleAllows(role string, p perm) bool {
 	case store.RoleDeveloper:
 		return p <= permBuild
 	case store.RoleReviewer:
-		return p == permView
+		return p == permView || p == permReview
 	}
 	return false
 }
@@ -502,11 +503,14 @@ func (c *console) testWorkflow(ctx context.Context, m *member, id string, tf *te
 
 // Overview is the overview page's data.
 type Overview struct {
-	Today    map[string]int64   `json:"verifications_today"`
-	Balance  int64              `json:"units_balance"`
-	Webhooks []webhook.Summary  `json:"webhooks"`
-	Profile  *store.OrgProfile  `json:"-"`
-	Org      store.Organisation `json:"-"`
+	Today    map[string]int64  `json:"verifications_today"`
+	Balance  int64             `json:"units_balance"`
+	Webhooks []webhook.Summary `json:"webhooks"`
+	// AdminVerification is the admin's personal verification:
+	// accept, review, reject, or not_run.
+	AdminVerification string             `json:"admin_verification_decision"`
+	Profile           *store.OrgProfile  `json:"-"`
+	Org               store.Organisation `json:"-"`
 }
 
 func (c *console) overview(ctx context.Context, m *member) (Overview, error) {
@@ -523,9 +527,12 @@ func (c *console) overview(ctx context.Context, m *member) (Overview, error) {
 	for _, d := range []string{"accept", "review", "reject"} {
 		counts[d] += 0
 	}
-	ov := Overview{Today: counts, Balance: o.Balance, Org: o, Webhooks: []webhook.Summary{}}
+	ov := Overview{Today: counts, Balance: o.Balance, Org: o, Webhooks: []webhook.Summary{}, AdminVerification: "not_run"}
 	if p, err := c.st.OrgProfile(ctx, m.org()); err == nil {
 		ov.Profile = &p
+		if p.AdminVerificationDecision != "" {
+			ov.AdminVerification = p.AdminVerificationDecision
+		}
 	}
 	if c.wh != nil {
 		if ov.Webhooks, err = c.wh.List(ctx, m.org()); err != nil {

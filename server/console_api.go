@@ -50,6 +50,7 @@ func (s *Server) mountConsole(st store.Console, wh *webhook.Service) {
 		{"POST", "/console/api/workflows/{id}/test", "console_workflows_test", c.api(permBuild, c.apiTest)},
 		{"GET", "/console/api/units", "console_units", c.api(permBuild, c.apiUnits)},
 		{"PUT", "/console/api/units/threshold", "console_units_threshold", c.api(permAdmin, c.apiThreshold)},
+		{"POST", "/console/api/organisation/verify-admin", "console_verify_admin", c.api(permAdmin, c.apiVerifyAdmin)},
 	}
 	if wh != nil {
 		h := webhookHTTP{svc: wh}

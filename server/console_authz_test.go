@@ -66,6 +66,11 @@ func (o orgObjects) idFor(path string) string {
 		return o.webhook
 	case strings.HasPrefix(path, "/console/api/members/"), strings.HasPrefix(path, "/console/members/"):
 		return o.invitee
+	case strings.HasPrefix(path, "/console/reviews/"), strings.HasPrefix(path, "/console/verifications/"):
+		// Some id, as no verification is built here: another
+		// organisation's real cases are tried by
+		// TestReviewConsoleCrossOrganisation.
+		return o.workflow
 	}
 	return ""
 }
@@ -75,7 +80,7 @@ func (o orgObjects) idFor(path string) string {
 func (o orgObjects) state(t *testing.T) string {
 	t.Helper()
 	var b strings.Builder
-	for _, p := range []string{"/console/api/clients", "/console/api/workflows", "/console/api/webhooks", "/console/api/members", "/console/api/units"} {
+	for _, p := range []string{"/console/api/clients", "/console/api/workflows", "/console/api/webhooks", "/console/api/members", "/console/api/units", "/console/api/overview"} {
 		r := o.m.call("GET", p, nil)
 		require.Equal(t, 200, r.status, p)
 		b.Write(r.body)
@@ -175,7 +180,8 @@ func TestConsoleRoles(t *testing.T) {
 	viewOnly := map[string]bool{"/console/api/me": true, "/console/api/overview": true, "/console/api/session": true,
 		"/console/api/totp/enrol": true, "/console/api/totp/confirm": true}
 	anon := map[string]bool{"/console/api/signup/code": true, "/console/api/signup": true, "/console/api/invitations/accept": true}
-	adminOnly := map[string]bool{"/console/api/members": true, "/console/api/members/{id}": true, "/console/api/units/threshold": true}
+	adminOnly := map[string]bool{"/console/api/members": true, "/console/api/members/{id}": true, "/console/api/units/threshold": true,
+		"/console/api/organisation/verify-admin": true}
 	for _, rt := range ce.srv.Routes() {
 		if !strings.HasPrefix(rt.Path, "/console/api/") || anon[rt.Path] || rt.Path == "/console/api/session" {
 			continue
@@ -195,9 +201,14 @@ func TestConsoleRoles(t *testing.T) {
 		})
 	}
 	// Pages: the reviewer is refused the builder's pages.
-	for _, p := range []string{"/console/clients", "/console/workflows", "/console/webhooks", "/console/units", "/console/members"} {
+	for _, p := range []string{"/console/clients", "/console/workflows", "/console/webhooks", "/console/units", "/console/members", "/console/verify-admin"} {
 		req, _ := http.NewRequest("GET", ce.ts.URL+p, nil)
 		assert.Equal(t, http.StatusForbidden, rev.do(req).status, p)
+	}
+	// The developer is refused the admin's pages.
+	for _, p := range []string{"/console/members", "/console/verify-admin"} {
+		req, _ := http.NewRequest("GET", ce.ts.URL+p, nil)
+		assert.Equal(t, http.StatusForbidden, dev.do(req).status, p)
 	}
 	req, _ := http.NewRequest("GET", ce.ts.URL+"/console/overview", nil)
 	assert.Equal(t, http.StatusOK, rev.do(req).status)

@@ -65,6 +65,9 @@ func TestConsolePagesRender(t *testing.T) {
 		if pg.Method != "GET" || strings.HasSuffix(pg.Path, ".csv") {
 			continue
 		}
+		if strings.HasPrefix(pg.Path, "/console/reviews/") || strings.HasPrefix(pg.Path, "/console/verifications/") {
+			continue // a verification's pages: TestReviewConsole, with real cases
+		}
 		path := strings.ReplaceAll(strings.ReplaceAll(pg.Path, "{id}", map[bool]string{true: hook, false: wf}[strings.Contains(pg.Path, "webhooks")]), "{$}", "")
 		t.Run(path, func(t *testing.T) {
 			r := m.page(path)

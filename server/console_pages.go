@@ -46,6 +46,8 @@ func (v view) Can(what string) bool {
 		return roleAllows(v.M.user.Role, permBuild)
 	case "admin":
 		return roleAllows(v.M.user.Role, permAdmin)
+	case "review":
+		return roleAllows(v.M.user.Role, permReview)
 	}
 	return true
 }
@@ -167,6 +169,8 @@ func (c *console) mountPages() {
 	reg("GET", "/console/security", permView, c.pgSecurity)
 	reg("POST", "/console/security/totp", permView, c.pgTOTPEnrol)
 	reg("POST", "/console/security/totp/confirm", permView, c.pgTOTPConfirm)
+	reg("GET", "/console/verify-admin", permAdmin, c.pgVerifyAdmin)
+	reg("POST", "/console/verify-admin", permAdmin, c.pgVerifyAdminPost)
 	reg("GET", "/console/members", permAdmin, c.pgMembers)
 	reg("POST", "/console/members", permAdmin, c.pgInviteMember)
 	reg("POST", "/console/members/{id}/remove", permAdmin, c.pgRemoveMember)
@@ -201,6 +205,7 @@ func (c *console) mountPages() {
 		reg("POST", "/console/webhooks/{id}/delete", permBuild, c.pgDeleteWebhook)
 		reg("GET", "/console/webhooks/{id}/logs.csv", permBuild, c.pgLogsCSV)
 	}
+	c.mountReviewPages(reg)
 }
 
 // securityHeaders keeps pages out of frames and scripts to our own files.
@@ -392,7 +397,7 @@ func (c *console) pgSignupVerifyPost(w http.ResponseWriter, r *http.Request, _ *
 	if err := c.startPageSession(w, r, u); err != nil {
 		return v, "", err
 	}
-	return v, "/console/security?welcome=1", nil
+	return v, "/console/verify-admin?welcome=1", nil
 }
 
 func (c *console) startPageSession(w http.ResponseWriter, r *http.Request, u store.User) error {
@@ -553,7 +558,8 @@ func (c *console) pgOverview(w http.ResponseWriter, r *http.Request, m *member) 
 		}
 	}
 	total := ov.Today["accept"] + ov.Today["review"] + ov.Today["reject"]
-	return view{Title: "Overview", Nav: "overview", D: map[string]any{"O": ov, "Total": total, "Active": healthy, "Paused": paused}}, "", err
+	return view{Title: "Overview", Nav: "overview", D: map[string]any{"O": ov, "Total": total, "Active": healthy, "Paused": paused,
+		"Queue": c.queueSummary(r.Context(), m)}}, "", err
 }
 
 func (c *console) pgClients(w http.ResponseWriter, r *http.Request, m *member) (view, string, error) {
@@ -757,7 +763,7 @@ func parseWorkflowForm(f url.Values) (idv.Workflow, error) {
 		def.Checks = append(def.Checks, cs)
 	}
 	def.ManualReview = &idv.ManualReview{Enabled: f.Get("review_enabled") != "", AutoDecline: f.Get("review_auto_decline") != "",
-		ReviewerEmail: strings.TrimSpace(f.Get("reviewer_email"))}
+		ReviewerEmail: strings.TrimSpace(f.Get("reviewer_email")), FourEyes: f.Get("review_four_eyes")}
 	for _, line := range strings.Split(f.Get("metadata"), "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {

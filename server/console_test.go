@@ -30,7 +30,7 @@ type consoleEnv struct {
 	mail *webhook.DevMailer
 }
 
-func newConsoleEnv(t *testing.T) *consoleEnv {
+func newConsoleEnv(t testing.TB) *consoleEnv {
 	t.Helper()
 	mail := &webhook.DevMailer{}
 	e := newEnvWith(t, func(c *server.Config) { c.Mailer = mail })

@@ -36,8 +36,10 @@ type (
 
 // Review errors.
 var (
-	ErrNotInReview = store.ErrNotInReview
-	ErrDecided     = store.ErrDecided
+	ErrNotInReview  = store.ErrNotInReview
+	ErrDecided      = store.ErrDecided
+	ErrChanged      = store.ErrChanged
+	ErrSameReviewer = store.ErrSameReviewer
 )
 
 // DecisionInput is a reviewer's decision as the API and the CLI take it.
@@ -90,7 +92,13 @@ type reviewDesk struct {
 }
 
 // decide records a decision and its event (verification.completed on
-// approval, verification.failed on rejection) in one transaction.
+// approval, verification.failed on rejection) in one transaction. Under
+// the workflow's four-eyes rule (manual_review.four_eyes, the rule in
+// force when deciding) a decision that needs a second reviewer is
+// recorded as the case's first decision; another reviewer's same decision
+// confirms it and decides the case, a different one overturns it (and is
+// itself a first decision when the rule asks). The reviewer of a waiting
+// first decision cannot decide the case again: ErrSameReviewer.
 func (d reviewDesk) decide(ctx context.Context, orgID int64, id string, in DecisionInput, actor, addr string) (ReviewCase, error) {
 	if err := in.validate(); err != nil {
 		return ReviewCase{}, err
@@ -104,7 +112,18 @@ func (d reviewDesk) decide(ctx context.Context, orgID int64, id string, in Decis
 		return c, err
 	}
 	wf.ID = c.WorkflowID
-	dec := ReviewDecision{Approve: in.Decision == "approve", Reason: in.Reason, Note: in.Note, Reviewer: in.Reviewer, Actor: actor, Address: addr}
+	approve := in.Decision == "approve"
+	dec := ReviewDecision{Approve: approve, Reason: in.Reason, Note: in.Note, Reviewer: in.Reviewer, Actor: actor, Address: addr,
+		First: wf.Definition.Review().NeedsSecond(approve)}
+	if c.State == store.ReviewOpen && c.First != nil {
+		dec.Seen = c.First.Reviewer
+		if strings.EqualFold(c.First.Reviewer, in.Reviewer) {
+			return c, fmt.Errorf("%w: you made this case's first decision; another reviewer must confirm or overturn it", ErrSameReviewer)
+		}
+		if c.First.Approve == approve {
+			dec.First = false // the second reviewer's confirmation
+		}
+	}
 	return d.rv.DecideReview(ctx, orgID, id, dec, func(c ReviewCase, v Verification) ([]Event, error) {
 		return reviewEvents(wf, c, v)
 	})
@@ -133,6 +152,11 @@ func reviewEvents(wf Workflow, c ReviewCase, v Verification) ([]Event, error) {
 	review := webhook.ReviewOutcome{Decision: c.State, Reason: c.Reason, Reviewer: c.Reviewer}
 	if c.DecidedAt != nil {
 		review.DecidedAt = c.DecidedAt.UTC().Format(webhook.TimestampLayout)
+	}
+	if c.First != nil && c.First.Approve == (c.State == store.ReviewApproved) {
+		// The first decision this one confirmed (one it overturned is in
+		// the history only).
+		review.FirstReviewer, review.FirstDecidedAt = c.First.Reviewer, c.First.At.UTC().Format(webhook.TimestampLayout)
 	}
 	var name string
 	var data map[string]any
@@ -214,20 +238,32 @@ func eraseResult(now time.Time) func(json.RawMessage) (json.RawMessage, error) {
 
 // ReviewCaseJSON is a case as the API and the CLI show it.
 type ReviewCaseJSON struct {
-	VerificationID    string             `json:"idv_unique_id"`
-	WorkflowID        string             `json:"work_flow_id"`
-	ClientID          string             `json:"client_id"`
-	RequestID         string             `json:"request_id"`
-	State             string             `json:"state"`
-	AutomatedDecision string             `json:"automated_decision"`
-	AutomatedReasons  []string           `json:"automated_reasons"`
-	Assignee          string             `json:"assignee"`
-	Reason            string             `json:"reason,omitempty"`
-	Note              string             `json:"note,omitempty"`
-	Reviewer          string             `json:"reviewer,omitempty"`
-	QueuedAt          string             `json:"queued_at"`
-	DecidedAt         string             `json:"decided_at,omitempty"`
-	History           []ReviewActionJSON `json:"history,omitempty"`
+	VerificationID    string   `json:"idv_unique_id"`
+	WorkflowID        string   `json:"work_flow_id"`
+	ClientID          string   `json:"client_id"`
+	RequestID         string   `json:"request_id"`
+	State             string   `json:"state"`
+	AutomatedDecision string   `json:"automated_decision"`
+	AutomatedReasons  []string `json:"automated_reasons"`
+	Assignee          string   `json:"assignee"`
+	Reason            string   `json:"reason,omitempty"`
+	Note              string   `json:"note,omitempty"`
+	Reviewer          string   `json:"reviewer,omitempty"`
+	QueuedAt          string   `json:"queued_at"`
+	DecidedAt         string   `json:"decided_at,omitempty"`
+	// FirstDecision is the four-eyes rule's first decision: waiting for
+	// a second reviewer while state is open, confirmed once decided.
+	FirstDecision *FirstDecisionJSON `json:"first_decision,omitempty"`
+	History       []ReviewActionJSON `json:"history,omitempty"`
+}
+
+// FirstDecisionJSON is a first decision under the four-eyes rule.
+type FirstDecisionJSON struct {
+	Decision  string `json:"decision"` // approve or reject
+	Reason    string `json:"reason"`
+	Note      string `json:"note,omitempty"`
+	Reviewer  string `json:"reviewer"`
+	DecidedAt string `json:"decided_at"`
 }
 
 // ReviewActionJSON is one history line as the API and the CLI show it.
@@ -249,6 +285,13 @@ func ReviewJSON(c ReviewCase) ReviewCaseJSON {
 	}
 	if c.DecidedAt != nil {
 		j.DecidedAt = c.DecidedAt.UTC().Format(time.RFC3339)
+	}
+	if f := c.First; f != nil {
+		d := "reject"
+		if f.Approve {
+			d = "approve"
+		}
+		j.FirstDecision = &FirstDecisionJSON{Decision: d, Reason: f.Reason, Note: f.Note, Reviewer: f.Reviewer, DecidedAt: f.At.UTC().Format(time.RFC3339)}
 	}
 	for _, a := range c.History {
 		j.History = append(j.History, ReviewActionJSON{Action: a.Action, Actor: a.Actor, Detail: a.Detail, Note: a.Note, At: a.CreatedAt.UTC().Format(time.RFC3339)})
@@ -337,6 +380,9 @@ func (s *Server) mountReviews(rv Reviews) {
 	for i, rt := range routes {
 		api[i] = apiRoute{rt.method, rt.path, rt.name, s.withClient(rt.h)}
 	}
+	if au, ok := s.store.(Audit); ok {
+		api = append(api, s.auditRoutes(au)...)
+	}
 	s.mountAPI(api)
 }
 
@@ -373,10 +419,30 @@ func reviewErr(err error) *APIError {
 		return apiErr(CodeRequestConflict, "this verification is not in review: its automated verdict was final")
 	case errors.Is(err, ErrDecided):
 		return apiErr(CodeRequestConflict, "this case is already decided (%s)", strings.TrimPrefix(err.Error(), ErrDecided.Error()+": "))
+	case errors.Is(err, ErrChanged), errors.Is(err, ErrSameReviewer):
+		return apiErr(CodeRequestConflict, "%s", ReviewMessage(err))
 	case idv.ErrorCode(err) == idv.EInvalid:
 		return apiErr(CodeInvalidRequest, "%s", strings.TrimPrefix(err.Error(), "idv: "))
 	}
 	return apiErr(CodeInternal, "%v", err)
+}
+
+// ReviewMessage is a review error without its package prefix: what a
+// reviewer reads.
+func ReviewMessage(err error) string {
+	msg := err.Error()
+	for _, e := range []error{ErrChanged, ErrSameReviewer} {
+		if errors.Is(err, e) {
+			if rest, ok := strings.CutPrefix(msg, e.Error()+": "); ok {
+				return rest
+			}
+			if e == ErrSameReviewer {
+				return "a second, different reviewer must make this decision (four-eyes rule)"
+			}
+			return "the case changed while you were deciding; reload it"
+		}
+	}
+	return strings.TrimPrefix(msg, "idv: ")
 }
 
 // validVerificationID refuses path values that cannot be an idv_unique_id
@@ -520,14 +586,28 @@ func (s *Server) erase(ctx context.Context, rv Reviews, org int64, id string, a 
 
 func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, d reviewDesk, p *Principal) *APIError {
 	q := r.URL.Query()
-	f := ReviewFilter{State: q.Get("state"), WorkflowID: q.Get("work_flow_id"), Assignee: q.Get("assignee")}
+	f := ReviewFilter{State: q.Get("state"), WorkflowID: q.Get("work_flow_id"), Assignee: q.Get("assignee"), Reason: q.Get("reason")}
 	switch f.State {
 	case "", "all", store.ReviewOpen, store.ReviewApproved, store.ReviewRejected:
 	default:
 		return apiErr(CodeInvalidRequest, "state must be open, approved, rejected or all")
 	}
-	if (f.WorkflowID != "" && !validID(f.WorkflowID, 64)) || (f.Assignee != "" && !validName(f.Assignee)) {
-		return apiErr(CodeInvalidRequest, "work_flow_id and assignee must be identifiers")
+	if (f.WorkflowID != "" && !validID(f.WorkflowID, 64)) || (f.Assignee != "" && !validName(f.Assignee)) || (f.Reason != "" && !validID(f.Reason, 64)) {
+		return apiErr(CodeInvalidRequest, "work_flow_id, assignee and reason must be identifiers")
+	}
+	switch q.Get("sort") {
+	case "", "oldest":
+	case "newest":
+		f.NewestFirst = true
+	default:
+		return apiErr(CodeInvalidRequest, "sort must be oldest or newest")
+	}
+	if v := q.Get("offset"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 1_000_000 {
+			return apiErr(CodeInvalidRequest, "offset must be 0 to 1000000")
+		}
+		f.Offset = n
 	}
 	if v := q.Get("older_than"); v != "" {
 		dur, err := time.ParseDuration(v)

@@ -192,3 +192,38 @@ func TestNoHiddenPackages(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestToolingStaysOut: the benchmark harnesses (internal/bench) and the
+// test tooling (internal/testkit, internal/pgtest, internal/s3test) are
+// reached only from the command line and from one another, never from
+// the libraries, checks, server or examples an embedder builds on.
+func TestToolingStaysOut(t *testing.T) {
+	pkgs := load(t)
+	tooling := []string{"internal/bench", "internal/testkit", "internal/pgtest", "internal/s3test"}
+	isTooling := func(path string) bool {
+		for _, root := range tooling {
+			if under(path, root) {
+				return true
+			}
+		}
+		return false
+	}
+	var problems []string
+	for path, p := range pkgs {
+		if isTooling(path) || under(path, "internal/cli") || under(path, "cmd") {
+			continue
+		}
+		for _, d := range p.Deps {
+			if isTooling(d) {
+				problems = append(problems, fmt.Sprintf("%s depends on the test and benchmark tooling %s", path, d))
+			}
+		}
+	}
+	if pkgs["internal/bench"] == nil || pkgs["internal/testkit/synth"] == nil {
+		t.Fatal("the scan is broken: the tooling packages are not listed")
+	}
+	sort.Strings(problems)
+	for _, p := range problems {
+		t.Error(p)
+	}
+}

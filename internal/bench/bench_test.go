@@ -1,9 +1,16 @@
 package bench
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -95,5 +102,31 @@ func TestProcessCPU(t *testing.T) {
 	}
 	if HeapInUse() <= 0 {
 		t.Error("no live heap")
+	}
+}
+
+func TestDecodeFile(t *testing.T) {
+	dir := t.TempDir()
+	src := image.NewGray(image.Rect(0, 0, 3, 2))
+	src.SetGray(2, 1, color.Gray{Y: 200})
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, src); err != nil {
+		t.Fatal(err)
+	}
+	good, bad := filepath.Join(dir, "a.png"), filepath.Join(dir, "b.png")
+	if err := os.WriteFile(good, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte("not an image"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	img, err := DecodeFile(good)
+	if err != nil || img.Bounds() != src.Bounds() || color.GrayModel.Convert(img.At(2, 1)).(color.Gray).Y != 200 {
+		t.Errorf("DecodeFile(%s) = %v, %v", good, img, err)
+	}
+	for _, path := range []string{bad, filepath.Join(dir, "missing.png")} {
+		if _, err := DecodeFile(path); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("DecodeFile(%s): error %v does not name the file", path, err)
+		}
 	}
 }

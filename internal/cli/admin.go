@@ -25,6 +25,7 @@ func init() {
 	Register(&Command{Path: "workflows activate", Summary: "activate a workflow", Run: statusCommand("workflows activate", idv.WorkflowActive)})
 	Register(&Command{Path: "workflows rotate-token", Summary: "give a workflow a new refresh token (the old one stops working), optionally with a lifetime", Run: runRotateToken})
 	Register(&Command{Path: "workflows sdk-token", Summary: "print the JWT given to the SDK for a workflow", Run: runSDKToken})
+	Register(&Command{Path: "org approve-admin", Summary: "record an organisation admin's personal verification as accepted after a manual review (docs/console.md)", Run: runOrgApproveAdmin})
 	Register(&Command{Path: "units add", Summary: "add units to an organisation's balance; prints the balance", Run: runUnitsAdd})
 }
 
@@ -293,4 +294,28 @@ func runUnitsAdd(ctx context.Context, env *Env, args []string) error {
 		bal, err := admin.AddUnits(ctx, *org, n)
 		return unitsResult{OrganisationID: *org, Added: n, Balance: bal}, err
 	})
+}
+
+func runOrgApproveAdmin(ctx context.Context, env *Env, args []string) error {
+	c := newAdminCommand(env, "org approve-admin")
+	org := c.Int64("org", 0, "organisation id (required)")
+	if _, err := c.parse(args, 0); err != nil {
+		return err
+	}
+	if *org <= 0 {
+		return Usagef("usage: tambua org approve-admin --org ID")
+	}
+	st, admin, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	p, err := admin.ApproveAdminVerification(ctx, *org)
+	if err != nil {
+		return adminError(err)
+	}
+	return c.print(struct {
+		OrganisationID int64  `json:"organisation_id"`
+		Decision       string `json:"admin_verification_decision"`
+	}{p.OrganisationID, p.AdminVerificationDecision})
 }

@@ -1,37 +1,21 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"mime/multipart"
-	"net/http"
-	"net/url"
 	"os"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/bench/uploadbench"
 )
 
 func init() {
 	Register(&Command{Path: "bench upload", Summary: "load a running server with /upload verifications; prints latency percentiles and throughput", Run: runBenchUpload})
-}
-
-// uploadSample is one request's outcome.
-type uploadSample struct {
-	d      time.Duration
-	status int
-	code   int    // v_field39 of an error body
-	units  int    // units_consumed of a success
-	err    string // transport error
 }
 
 func runBenchUpload(ctx context.Context, env *Env, args []string) error {
@@ -71,166 +55,45 @@ func runBenchUpload(ctx context.Context, env *Env, args []string) error {
 		}
 		images[slot] = b
 	}
-	baseURL := strings.TrimRight(*base, "/")
-	client := &http.Client{Timeout: *timeout, Transport: &http.Transport{MaxIdleConnsPerHost: *conc * 2}}
-	token, err := uploadToken(ctx, client, baseURL, *clientID, *secret)
-	if err != nil {
-		return err
-	}
-
+	o := uploadbench.Options{BaseURL: strings.TrimRight(*base, "/"), Concurrency: *conc, Duration: *dur, Timeout: *timeout,
+		ClientID: *clientID, ClientSecret: *secret, Workflow: *workflow, Config: *config, Images: images}
 	var bar *progressbar.ProgressBar
 	if !*quiet {
 		bar = progressbar.NewOptions64(int64(dur.Seconds()),
 			progressbar.OptionSetWriter(env.Stderr), progressbar.OptionSetDescription("bench upload"),
 			progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(false), progressbar.OptionThrottle(500*time.Millisecond))
+		o.Progress = func(n int) { bar.Describe(fmt.Sprintf("bench upload: %d requests", n)) }
+		o.Tick = func(elapsed time.Duration) { _ = bar.Set64(int64(elapsed.Seconds())) }
 	}
-	runCtx, cancel := context.WithTimeout(ctx, *dur)
-	defer cancel()
-	var mu sync.Mutex
-	var samples []uploadSample
-	var wg sync.WaitGroup
-	start := time.Now()
-	for i := 0; i < *conc; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for runCtx.Err() == nil {
-				s := uploadOnce(ctx, client, baseURL, token, *clientID, *workflow, *config, images)
-				mu.Lock()
-				samples = append(samples, s)
-				n := len(samples)
-				mu.Unlock()
-				if bar != nil {
-					bar.Describe(fmt.Sprintf("bench upload: %d requests", n))
-				}
-			}
-		}()
+	rep, err := uploadbench.Run(ctx, o)
+	if err != nil {
+		return benchErr(err)
 	}
-	if bar != nil {
-		go func() {
-			t := time.NewTicker(time.Second)
-			defer t.Stop()
-			for {
-				select {
-				case <-runCtx.Done():
-					return
-				case <-t.C:
-					_ = bar.Set64(int64(time.Since(start).Seconds()))
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
 	if bar != nil {
 		_ = bar.Finish()
 		fmt.Fprintln(env.Stderr)
 	}
-	return printUploadBench(env, samples, elapsed, *conc)
+	return printUploadBench(env, rep)
 }
 
-func uploadToken(ctx context.Context, c *http.Client, base, id, secret string) (string, error) {
-	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/oauth/token", strings.NewReader(form.Encode()))
-	if err != nil {
-		return "", Usagef("--url: %v", err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := c.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	var tr struct {
-		AccessToken string `json:"access_token"`
-		Error       string `json:"error"`
-	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&tr); err != nil || tr.AccessToken == "" {
-		return "", fmt.Errorf("token request: HTTP %d %s", resp.StatusCode, tr.Error)
-	}
-	return tr.AccessToken, nil
-}
-
-func uploadOnce(ctx context.Context, c *http.Client, base, token, clientID, workflow, config string, images map[string][]byte) uploadSample {
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	msg, _ := json.Marshal(map[string]any{
-		"rpcQueue": "idv-gateway-v2", "menu": "service-ai", "method": "init", "no_adapter": false,
-		"client_id": clientID, "work_flow_id": workflow, "config": config, "request_id": idv.NewRequestID(),
-	})
-	for _, slot := range []string{"front", "back", "selfie"} {
-		if b, ok := images[slot]; ok {
-			w, _ := mw.CreateFormFile(slot, slot+".jpg")
-			_, _ = w.Write(b)
-		}
-	}
-	_ = mw.WriteField("message", string(msg))
-	_ = mw.Close()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/upload", &body)
-	if err != nil {
-		return uploadSample{err: err.Error()}
-	}
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("Authorization", "Bearer "+token)
-	t0 := time.Now()
-	resp, err := c.Do(req)
-	if err != nil {
-		return uploadSample{d: time.Since(t0), err: err.Error()}
-	}
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	resp.Body.Close()
-	s := uploadSample{d: time.Since(t0), status: resp.StatusCode}
-	var out struct {
-		Code  int `json:"v_field39"`
-		Units int `json:"units_consumed"`
-	}
-	_ = json.Unmarshal(raw, &out)
-	s.code, s.units = out.Code, out.Units
-	return s
-}
-
-// latencyPercentile returns the p-th latencyPercentile (nearest rank) of sorted values.
-func latencyPercentile(sorted []time.Duration, p float64) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := int(p/100*float64(len(sorted))+0.999999) - 1
-	i = max(0, min(i, len(sorted)-1))
-	return sorted[i]
-}
-
-func printUploadBench(env *Env, samples []uploadSample, elapsed time.Duration, conc int) error {
-	var ok []time.Duration
-	failures := map[string]int{}
-	units := 0
-	for _, s := range samples {
-		switch {
-		case s.err != "":
-			failures["transport: "+s.err]++
-		case s.status == http.StatusOK:
-			ok = append(ok, s.d)
-			units += s.units
-		default:
-			failures[fmt.Sprintf("HTTP %d code %d", s.status, s.code)]++
-		}
-	}
-	sort.Slice(ok, func(i, j int) bool { return ok[i] < ok[j] })
+func printUploadBench(env *Env, rep *uploadbench.Report) error {
+	s := uploadbench.Summarise(rep.Samples)
 	w := env.Stdout
-	fmt.Fprintf(w, "requests     %d in %s at concurrency %d\n", len(samples), elapsed.Round(time.Millisecond), conc)
-	fmt.Fprintf(w, "succeeded    %d (%d units)\n", len(ok), units)
-	fmt.Fprintf(w, "latency p50  %s\n", latencyPercentile(ok, 50).Round(time.Millisecond))
-	fmt.Fprintf(w, "latency p95  %s\n", latencyPercentile(ok, 95).Round(time.Millisecond))
-	fmt.Fprintf(w, "latency p99  %s\n", latencyPercentile(ok, 99).Round(time.Millisecond))
-	fmt.Fprintf(w, "throughput   %.2f verifications/s\n", float64(len(ok))/elapsed.Seconds())
-	keys := make([]string, 0, len(failures))
-	for k := range failures {
+	fmt.Fprintf(w, "requests     %d in %s at concurrency %d\n", len(rep.Samples), rep.Elapsed.Round(time.Millisecond), rep.Concurrency)
+	fmt.Fprintf(w, "succeeded    %d (%d units)\n", len(s.OK), s.Units)
+	fmt.Fprintf(w, "latency p50  %s\n", uploadbench.LatencyPercentile(s.OK, 50).Round(time.Millisecond))
+	fmt.Fprintf(w, "latency p95  %s\n", uploadbench.LatencyPercentile(s.OK, 95).Round(time.Millisecond))
+	fmt.Fprintf(w, "latency p99  %s\n", uploadbench.LatencyPercentile(s.OK, 99).Round(time.Millisecond))
+	fmt.Fprintf(w, "throughput   %.2f verifications/s\n", float64(len(s.OK))/rep.Elapsed.Seconds())
+	keys := make([]string, 0, len(s.Failures))
+	for k := range s.Failures {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		fmt.Fprintf(w, "failed       %d x %s\n", failures[k], k)
+		fmt.Fprintf(w, "failed       %d x %s\n", s.Failures[k], k)
 	}
-	if len(ok) == 0 {
+	if len(s.OK) == 0 {
 		return errors.New("no request succeeded")
 	}
 	return nil

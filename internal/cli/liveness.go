@@ -204,7 +204,7 @@ func runBenchLiveness(ctx context.Context, env *Env, args []string) error {
 	}
 	o.ModelsDir = faceModels(env, *models)
 	done := withProgress(env, o, "render")
-	rep, err := livenessbench.Bench(ctx, m, livenessbench.BenchOptions{Options: *o, JohnsDir: *johns, RSS: rssMB})
+	rep, err := livenessbench.Bench(ctx, m, livenessbench.BenchOptions{Options: *o, JohnsDir: *johns})
 	done()
 	if err != nil {
 		return err

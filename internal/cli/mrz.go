@@ -4,16 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"image"
-	_ "image/jpeg" // images for tambua mrz --image
-	_ "image/png"
 	"io"
 	"os"
 	"time"
 
+	"github.com/tambua/tambua/internal/bench"
 	"github.com/tambua/tambua/mrz"
-	_ "golang.org/x/image/tiff" // the line crops of the benchmark are TIFF
 )
 
 func init() {
@@ -38,7 +34,7 @@ func runMRZ(ctx context.Context, env *Env, args []string) error {
 		if fs.NArg() > 0 {
 			return Usagef("give either --image FILE or a text FILE, not both")
 		}
-		img, err := decodeImage(*imagePath)
+		img, err := bench.DecodeFile(*imagePath)
 		if err != nil {
 			return Usagef("%v", err)
 		}
@@ -80,17 +76,4 @@ func runMRZ(ctx context.Context, env *Env, args []string) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(m)
-}
-
-func decodeImage(path string) (image.Image, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	img, _, err := image.Decode(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return img, nil
 }

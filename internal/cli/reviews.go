@@ -27,6 +27,8 @@ func reviewError(err error) error {
 	switch {
 	case errors.Is(err, server.ErrDecided):
 		return &UsageError{Err: fmt.Errorf("this case is already decided (%s)", strings.TrimPrefix(err.Error(), server.ErrDecided.Error()+": "))}
+	case errors.Is(err, server.ErrChanged), errors.Is(err, server.ErrSameReviewer):
+		return &UsageError{Err: errors.New(server.ReviewMessage(err))}
 	case errors.Is(err, server.ErrNotInReview):
 		return &UsageError{Err: errors.New("this verification is not in review: its automated verdict was final")}
 	case errors.Is(err, server.ErrNotFound):
@@ -83,6 +85,9 @@ func (r caseResult) text() string {
 		if kv[1] != "" {
 			fmt.Fprintf(&b, "%-18s %s\n", kv[0], kv[1])
 		}
+	}
+	if f := j.FirstDecision; f != nil {
+		fmt.Fprintf(&b, "%-18s %s %s by %s at %s\n", "first_decision", f.Decision, f.Reason, f.Reviewer, f.DecidedAt)
 	}
 	for _, a := range j.History {
 		fmt.Fprintf(&b, "history            %s %s %s %s\n", a.At, a.Action, a.Actor, a.Detail)

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	_ "github.com/tambua/tambua/checks/standard" // the built-in checks
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/plugins"
+	"github.com/tambua/tambua/sdk/webdist"
 	"github.com/tambua/tambua/server"
 	"github.com/tambua/tambua/server/files"
 	"github.com/tambua/tambua/server/postgres"
@@ -198,6 +200,11 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		if demo, err = admin.EnsureDemo(ctx, demoUnits, demoDocumentTypes(defs), demoChecks()); err != nil {
 			return fmt.Errorf("creating the demo organisation: %w", err)
 		}
+		if demo != nil {
+			if demo.Workflow, err = allowDemoOrigin(ctx, admin, demo.Workflow, *baseURL); err != nil {
+				return fmt.Errorf("allowing the demo page on the demo workflow: %w", err)
+			}
+		}
 	}
 	srv, err := server.New(server.Config{
 		BaseURL: *baseURL, FilesURL: *filesURL, FileURLTTL: *filesTTL, Workers: *workers, Logger: log,
@@ -270,6 +277,9 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	hs := srv.HTTPServer(*addr)
+	// The web SDK (/sdk/web.js, /sdk/web.mjs) and its demo page (/demo)
+	// are static files in front of the API.
+	hs.Handler = webdist.Mount(hs.Handler)
 	if *metricsAddr != "" {
 		mln, err := net.Listen("tcp", *metricsAddr)
 		if err != nil {
@@ -441,6 +451,7 @@ func printDemo(env *Env, d *server.Demo, baseURL string) {
 	fmt.Fprintf(w, "  refresh_token    %s\n", d.Workflow.RefreshToken)
 	fmt.Fprintf(w, "Get a token:  curl -s %s/oauth/token -d grant_type=client_credentials -d client_id=%s -d client_secret=%s\n",
 		baseURL, d.Client.ID, d.Secret)
+	fmt.Fprintf(w, "Web SDK demo: %s/demo?client_id=%s&work_flow_id=%s\n", baseURL, d.Client.ID, d.Workflow.ID)
 }
 
 func stepNames(w server.Workflow) []string {
@@ -586,4 +597,20 @@ func releaseStaleClaims(ctx context.Context, st store.Store, log *slog.Logger, a
 			log.Warn("released claims of verifications interrupted by a stop", "count", n)
 		}
 	}
+}
+
+// allowDemoOrigin lets the server's own /demo page start SDK sessions
+// for the demo workflow: its web_sdk_configs.allowed_origins gets the
+// origin of the base URL (docs/sdk.md).
+func allowDemoOrigin(ctx context.Context, admin *server.Admin, w server.Workflow, baseURL string) (server.Workflow, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return w, err
+	}
+	def := w.Definition
+	if def.WebSDK == nil {
+		def.WebSDK = &idv.SDKConfig{}
+	}
+	def.WebSDK.AllowedOrigins = append(def.WebSDK.AllowedOrigins, u.Scheme+"://"+u.Host)
+	return admin.EditWorkflow(ctx, w.ID, def)
 }

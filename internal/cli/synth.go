@@ -35,6 +35,7 @@ func runSynth(ctx context.Context, env *Env, args []string) error {
 	defsDir := fs.String("defs", "", "load document definitions from this folder on top of the built-in ones")
 	difficulty := fs.String("difficulty", "medium", "capture difficulty: easy, medium or hard")
 	attacks := fs.Bool("attacks", false, "make about half the samples attacks (print, screen replay, photo swap, edited field, photocopy, screenshot)")
+	attackKinds := fs.String("attack-kinds", "", "with --attacks: cycle through these kinds, comma-separated (any of "+strings.Join(synth.AllAttackKinds, ", ")+"; default the first six)")
 	faces := fs.String("faces", synth.DefaultFacesDir, "folder of face photos, one subfolder per person")
 	workers := fs.Int("workers", runtime.NumCPU(), "samples rendered in parallel")
 	variantName := fs.String("variant", "base", "layout variant: "+variantNames()+" (heldout is for measuring only, docs/synth.md)")
@@ -85,9 +86,16 @@ func runSynth(ctx context.Context, env *Env, args []string) error {
 		}
 		defs = []*idv.DocumentDefinition{d}
 	}
-	gen, err := synth.New(synth.Options{Definitions: defs, Seed: *seed, Difficulty: diff, Attacks: *attacks, FacesDir: *faces, Variant: variant})
+	var kinds []string
+	if *attackKinds != "" {
+		if !*attacks {
+			return Usagef("--attack-kinds is for --attacks")
+		}
+		kinds = strings.Split(*attackKinds, ",")
+	}
+	gen, err := synth.New(synth.Options{Definitions: defs, Seed: *seed, Difficulty: diff, Attacks: *attacks, AttackKindsUsed: kinds, FacesDir: *faces, Variant: variant})
 	if err != nil {
-		return err
+		return Usagef("%v", err)
 	}
 
 	bar := progressbar.NewOptions(*count,

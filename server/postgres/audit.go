@@ -44,9 +44,21 @@ func (db *DB) AuditLog(ctx context.Context, orgID int64, f store.AuditFilter) ([
 		args = append(args, f.Action)
 		q += " AND action = $" + strconv.Itoa(len(args))
 	}
+	add := func(cond string, v any) {
+		args = append(args, v)
+		q += cond + strconv.Itoa(len(args))
+	}
+	if f.Actor != "" {
+		add(" AND actor = $", f.Actor)
+	}
+	if f.ObjectID != "" {
+		add(" AND object_id = $", f.ObjectID)
+	}
 	if !f.Since.IsZero() {
-		args = append(args, f.Since)
-		q += " AND created_at >= $" + strconv.Itoa(len(args))
+		add(" AND created_at >= $", f.Since)
+	}
+	if !f.Until.IsZero() {
+		add(" AND created_at < $", f.Until)
 	}
 	limit := f.Limit
 	if limit <= 0 || limit > 10000 {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/tambua/tambua/server/store"
 )
@@ -97,15 +98,19 @@ func storedVerification(ctx context.Context, q querier, orgID int64, id string, 
 }
 
 const caseColumns = `c.verification_id, c.organisation_id, c.workflow_id, v.client_id, v.request_id, c.state, c.automated_decision,
-	c.automated_reasons, c.assignee, c.reason, c.note, c.reviewer, c.created_at, c.decided_at`
+	c.automated_reasons, c.assignee, c.reason, c.note, c.reviewer, c.created_at, c.decided_at,
+	c.first_decision, c.first_reason, c.first_note, c.first_reviewer, c.first_at`
 
 const caseFrom = ` FROM review_cases c JOIN verifications v ON v.id = c.verification_id `
 
 func scanCase(r pgx.Row) (store.ReviewCase, error) {
 	var c store.ReviewCase
-	var reasons string
+	var reasons, firstDecision string
+	var first store.FirstDecision
+	var firstAt *time.Time
 	err := r.Scan(&c.VerificationID, &c.OrganisationID, &c.WorkflowID, &c.ClientID, &c.RequestID, &c.State, &c.AutomatedDecision,
-		&reasons, &c.Assignee, &c.Reason, &c.Note, &c.Reviewer, &c.CreatedAt, &c.DecidedAt)
+		&reasons, &c.Assignee, &c.Reason, &c.Note, &c.Reviewer, &c.CreatedAt, &c.DecidedAt,
+		&firstDecision, &first.Reason, &first.Note, &first.Reviewer, &firstAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return c, store.ErrNotFound
 	}
@@ -114,6 +119,13 @@ func scanCase(r pgx.Row) (store.ReviewCase, error) {
 	}
 	if err := json.Unmarshal([]byte(reasons), &c.AutomatedReasons); err != nil {
 		return c, fmt.Errorf("postgres: review %s reasons: %w", c.VerificationID, err)
+	}
+	if firstDecision != "" {
+		first.Approve = firstDecision == "approve"
+		if firstAt != nil {
+			first.At = *firstAt
+		}
+		c.First = &first
 	}
 	return c, nil
 }
@@ -183,13 +195,21 @@ func (db *DB) ListReviews(ctx context.Context, orgID int64, f store.ReviewFilter
 	if f.OlderThan > 0 {
 		add("c.created_at <= $?", db.now().Add(-f.OlderThan))
 	}
+	if f.Reason != "" {
+		// The reasons are a JSON array of codes: match one whole element.
+		add("strpos(c.automated_reasons, $?) > 0", `"`+f.Reason+`"`)
+	}
 	limit := f.Limit
 	if limit <= 0 || limit > 1000 {
 		limit = 1000
 	}
-	args = append(args, limit)
+	order := " ORDER BY c.created_at, c.verification_id"
+	if f.NewestFirst {
+		order = " ORDER BY c.created_at DESC, c.verification_id DESC"
+	}
+	args = append(args, limit, max(f.Offset, 0))
 	rows, err := db.pool.Query(ctx, "SELECT "+caseColumns+caseFrom+"WHERE "+strings.Join(where, " AND ")+
-		" ORDER BY c.created_at, c.verification_id LIMIT $"+strconv.Itoa(len(args)), args...)
+		order+" LIMIT $"+strconv.Itoa(len(args)-1)+" OFFSET $"+strconv.Itoa(len(args)), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -249,21 +269,40 @@ func (db *DB) AssignReview(ctx context.Context, orgID int64, id, assignee string
 	return c, err
 }
 
-// DecideReview approves or rejects an open case (store.Reviews).
+// DecideReview approves or rejects an open case, or records the first
+// decision of a four-eyes case (store.Reviews).
 func (db *DB) DecideReview(ctx context.Context, orgID int64, id string, d store.ReviewDecision, events func(store.ReviewCase, store.Verification) ([]store.Event, error)) (store.ReviewCase, error) {
 	state, action, verdict := store.ReviewRejected, store.ActionRejected, "reject"
 	if d.Approve {
 		state, action, verdict = store.ReviewApproved, store.ActionApproved, "accept"
 	}
+	if d.First {
+		action = store.ActionRejectionProposed
+		if d.Approve {
+			action = store.ActionApprovalProposed
+		}
+	}
 	var c store.ReviewCase
+	if !d.First && d.Seen != "" && d.Seen == d.Reviewer {
+		return c, store.ErrSameReviewer
+	}
 	err := db.tx(ctx, func(tx pgx.Tx) error {
 		now := db.now()
-		// The condition state = 'open' is what makes one of two
-		// concurrent decisions win: the second waits for the first's row
-		// lock, then re-reads the row under READ COMMITTED, finds it
-		// decided and updates nothing.
-		tag, err := tx.Exec(ctx, `UPDATE review_cases SET state = $1, reason = $2, note = $3, reviewer = $4, decided_at = $5
-			WHERE verification_id = $6 AND organisation_id = $7 AND state = 'open'`, state, d.Reason, d.Note, d.Reviewer, now, id, orgID)
+		// The conditions state = 'open' and first_reviewer = Seen are what
+		// make one of two concurrent decisions win: the second waits for
+		// the first's row lock, then re-reads the row under READ
+		// COMMITTED, finds it changed and updates nothing.
+		var tag pgconn.CommandTag
+		var err error
+		if d.First {
+			tag, err = tx.Exec(ctx, `UPDATE review_cases SET first_decision = $1, first_reason = $2, first_note = $3, first_reviewer = $4, first_at = $5
+				WHERE verification_id = $6 AND organisation_id = $7 AND state = 'open' AND first_reviewer = $8`,
+				d.FirstValue(), d.Reason, d.Note, d.Reviewer, now, id, orgID, d.Seen)
+		} else {
+			tag, err = tx.Exec(ctx, `UPDATE review_cases SET state = $1, reason = $2, note = $3, reviewer = $4, decided_at = $5
+				WHERE verification_id = $6 AND organisation_id = $7 AND state = 'open' AND first_reviewer = $8`,
+				state, d.Reason, d.Note, d.Reviewer, now, id, orgID, d.Seen)
+		}
 		if err != nil {
 			return err
 		}
@@ -271,13 +310,19 @@ func (db *DB) DecideReview(ctx context.Context, orgID int64, id string, d store.
 			return err
 		}
 		if tag.RowsAffected() != 1 {
-			return decidedErr(c)
-		}
-		if _, err := tx.Exec(ctx, "UPDATE verifications SET decision = $1 WHERE id = $2", verdict, id); err != nil {
-			return err
+			if c.State != store.ReviewOpen {
+				return decidedErr(c)
+			}
+			return store.ChangedErr(c)
 		}
 		if err := insertAction(ctx, tx, orgID, store.ReviewAction{VerificationID: id, Action: action, Actor: d.Actor,
 			Detail: d.Reason, Note: d.Note, Address: d.Address}, now); err != nil {
+			return err
+		}
+		if d.First {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, "UPDATE verifications SET decision = $1 WHERE id = $2", verdict, id); err != nil {
 			return err
 		}
 		if events == nil {

@@ -39,8 +39,17 @@ func (db *DB) AuditLog(ctx context.Context, orgID int64, f store.AuditFilter) ([
 	if f.Action != "" {
 		q, args = q+" AND action = ?", append(args, f.Action)
 	}
+	if f.Actor != "" {
+		q, args = q+" AND actor = ?", append(args, f.Actor)
+	}
+	if f.ObjectID != "" {
+		q, args = q+" AND object_id = ?", append(args, f.ObjectID)
+	}
 	if !f.Since.IsZero() {
 		q, args = q+" AND created_at >= ?", append(args, f.Since.UTC().Format(stampLayout))
+	}
+	if !f.Until.IsZero() {
+		q, args = q+" AND created_at < ?", append(args, f.Until.UTC().Format(stampLayout))
 	}
 	limit := f.Limit
 	if limit <= 0 || limit > 10000 {

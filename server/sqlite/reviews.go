@@ -93,16 +93,20 @@ func storedVerification(ctx context.Context, q queryer, orgID int64, id string) 
 }
 
 const caseColumns = `c.verification_id, c.organisation_id, c.workflow_id, v.client_id, v.request_id, c.state, c.automated_decision,
-	c.automated_reasons, c.assignee, c.reason, c.note, c.reviewer, c.created_at, c.decided_at`
+	c.automated_reasons, c.assignee, c.reason, c.note, c.reviewer, c.created_at, c.decided_at,
+	c.first_decision, c.first_reason, c.first_note, c.first_reviewer, c.first_at`
 
 const caseFrom = ` FROM review_cases c JOIN verifications v ON v.id = c.verification_id `
 
 func scanCase(s scanner) (store.ReviewCase, error) {
 	var c store.ReviewCase
 	var reasons, created string
-	var decided sql.NullString
+	var decided, firstAt sql.NullString
+	var first store.FirstDecision
+	var firstDecision string
 	err := s.Scan(&c.VerificationID, &c.OrganisationID, &c.WorkflowID, &c.ClientID, &c.RequestID, &c.State, &c.AutomatedDecision,
-		&reasons, &c.Assignee, &c.Reason, &c.Note, &c.Reviewer, &created, &decided)
+		&reasons, &c.Assignee, &c.Reason, &c.Note, &c.Reviewer, &created, &decided,
+		&firstDecision, &first.Reason, &first.Note, &first.Reviewer, &firstAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, store.ErrNotFound
 	}
@@ -116,6 +120,10 @@ func scanCase(s scanner) (store.ReviewCase, error) {
 	if decided.Valid {
 		t := parseStamp(decided.String)
 		c.DecidedAt = &t
+	}
+	if firstDecision != "" {
+		first.Approve, first.At = firstDecision == "approve", parseStamp(firstAt.String)
+		c.First = &first
 	}
 	return c, nil
 }
@@ -191,12 +199,20 @@ func (db *DB) ListReviews(ctx context.Context, orgID int64, f store.ReviewFilter
 	if f.OlderThan > 0 {
 		where, args = append(where, "c.created_at <= ?"), append(args, db.now().Add(-f.OlderThan).UTC().Format(stampLayout))
 	}
+	if f.Reason != "" {
+		// The reasons are a JSON array of codes: match one whole element.
+		where, args = append(where, "instr(c.automated_reasons, ?) > 0"), append(args, `"`+f.Reason+`"`)
+	}
 	limit := f.Limit
 	if limit <= 0 || limit > 1000 {
 		limit = 1000
 	}
+	order := " ORDER BY c.created_at, c.verification_id"
+	if f.NewestFirst {
+		order = " ORDER BY c.created_at DESC, c.verification_id DESC"
+	}
 	rows, err := db.r.QueryContext(ctx, "SELECT "+caseColumns+caseFrom+"WHERE "+strings.Join(where, " AND ")+
-		" ORDER BY c.created_at, c.verification_id LIMIT ?", append(args, limit)...)
+		order+" LIMIT ? OFFSET ?", append(args, limit, max(f.Offset, 0))...)
 	if err != nil {
 		return nil, err
 	}
@@ -232,6 +248,15 @@ func decidedErr(c store.ReviewCase) error {
 	return fmt.Errorf("%w: %s by %s%s", store.ErrDecided, c.State, c.Reviewer, at)
 }
 
+// staleErr says why a decision's conditional update found no row: the
+// case was decided, or its first decision is not the one the decider saw.
+func staleErr(c store.ReviewCase) error {
+	if c.State != store.ReviewOpen {
+		return decidedErr(c)
+	}
+	return store.ChangedErr(c)
+}
+
 // AssignReview sets the assignee of an open case.
 func (db *DB) AssignReview(ctx context.Context, orgID int64, id, assignee string, a store.ReviewAction) (store.ReviewCase, error) {
 	var c store.ReviewCase
@@ -257,19 +282,38 @@ func (db *DB) AssignReview(ctx context.Context, orgID int64, id, assignee string
 	return c, err
 }
 
-// DecideReview approves or rejects an open case (store.Reviews).
+// DecideReview approves or rejects an open case, or records the first
+// decision of a four-eyes case (store.Reviews).
 func (db *DB) DecideReview(ctx context.Context, orgID int64, id string, d store.ReviewDecision, events func(store.ReviewCase, store.Verification) ([]store.Event, error)) (store.ReviewCase, error) {
 	state, action, verdict := store.ReviewRejected, store.ActionRejected, "reject"
 	if d.Approve {
 		state, action, verdict = store.ReviewApproved, store.ActionApproved, "accept"
 	}
+	if d.First {
+		action = store.ActionRejectionProposed
+		if d.Approve {
+			action = store.ActionApprovalProposed
+		}
+	}
 	var c store.ReviewCase
+	if !d.First && d.Seen != "" && d.Seen == d.Reviewer {
+		return c, store.ErrSameReviewer
+	}
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		now := db.stamp()
-		// The condition state = 'open' is what makes one of two
-		// concurrent decisions win: the second finds no open row.
-		res, err := tx.ExecContext(ctx, `UPDATE review_cases SET state = ?, reason = ?, note = ?, reviewer = ?, decided_at = ?
-			WHERE verification_id = ? AND organisation_id = ? AND state = 'open'`, state, d.Reason, d.Note, d.Reviewer, now, id, orgID)
+		// The conditions state = 'open' and first_reviewer = Seen are what
+		// make one of two concurrent decisions win: the second finds no
+		// row in the state its reviewer saw.
+		var res sql.Result
+		var err error
+		if d.First {
+			res, err = tx.ExecContext(ctx, `UPDATE review_cases SET first_decision = ?, first_reason = ?, first_note = ?, first_reviewer = ?, first_at = ?
+				WHERE verification_id = ? AND organisation_id = ? AND state = 'open' AND first_reviewer = ?`,
+				d.FirstValue(), d.Reason, d.Note, d.Reviewer, now, id, orgID, d.Seen)
+		} else {
+			res, err = tx.ExecContext(ctx, `UPDATE review_cases SET state = ?, reason = ?, note = ?, reviewer = ?, decided_at = ?
+				WHERE verification_id = ? AND organisation_id = ? AND state = 'open' AND first_reviewer = ?`, state, d.Reason, d.Note, d.Reviewer, now, id, orgID, d.Seen)
+		}
 		if err != nil {
 			return err
 		}
@@ -277,13 +321,16 @@ func (db *DB) DecideReview(ctx context.Context, orgID int64, id string, d store.
 			return err
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
-			return decidedErr(c)
-		}
-		if _, err := tx.ExecContext(ctx, "UPDATE verifications SET decision = ? WHERE id = ?", verdict, id); err != nil {
-			return err
+			return staleErr(c)
 		}
 		if err := insertAction(ctx, tx, orgID, store.ReviewAction{VerificationID: id, Action: action, Actor: d.Actor,
 			Detail: d.Reason, Note: d.Note, Address: d.Address}, now); err != nil {
+			return err
+		}
+		if d.First {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE verifications SET decision = ? WHERE id = ?", verdict, id); err != nil {
 			return err
 		}
 		if events == nil {

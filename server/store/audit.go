@@ -25,8 +25,13 @@ type AuditEntry struct {
 // AuditFilter selects audit lines, newest first.
 type AuditFilter struct {
 	Action string
-	Since  time.Time
-	Limit  int
+	// Actor matches the actor exactly; ObjectID the object's id.
+	Actor    string
+	ObjectID string
+	// Since and Until bound the time, inclusive and exclusive.
+	Since time.Time
+	Until time.Time
+	Limit int
 }
 
 // Audit is the append-only audit log and the organisations' retention

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -23,6 +24,10 @@ const (
 	ActionApproved = "approved" // Detail: the reason code
 	ActionRejected = "rejected" // Detail: the reason code
 	ActionErased   = "erased"   // images and personal fields removed
+	// A first decision under the four-eyes rule, waiting for a second
+	// reviewer (Detail: the reason code).
+	ActionApprovalProposed  = "approval_proposed"
+	ActionRejectionProposed = "rejection_proposed"
 )
 
 // ReviewCase is one verification in (or once in) its organisation's manual
@@ -47,9 +52,23 @@ type ReviewCase struct {
 	Reviewer  string
 	CreatedAt time.Time
 	DecidedAt *time.Time
+	// First is the four-eyes rule's first decision: while the case is
+	// open, the one waiting for a second reviewer; once decided, the one
+	// the deciding reviewer confirmed. Nil when there was none.
+	First *FirstDecision
 	// History is every action on the case, oldest first (filled by
 	// ReviewCase, not by ListReviews).
 	History []ReviewAction
+}
+
+// FirstDecision is a decision that needs a second, different reviewer
+// (the workflow's four-eyes rule).
+type FirstDecision struct {
+	Approve  bool
+	Reason   string
+	Note     string
+	Reviewer string
+	At       time.Time
 }
 
 // ReviewAction is one line of a case's history. The history is
@@ -77,7 +96,12 @@ type ReviewFilter struct {
 	Assignee string
 	// OlderThan: only cases queued at least this long ago.
 	OlderThan time.Duration
-	Limit     int
+	// Reason: only cases whose automated decision reasons include it.
+	Reason string
+	// NewestFirst sorts by queueing time, newest first (default oldest).
+	NewestFirst bool
+	Limit       int
+	Offset      int
 }
 
 // ReviewDecision is a reviewer's approval or rejection.
@@ -90,6 +114,17 @@ type ReviewDecision struct {
 	Reviewer string
 	Actor    string
 	Address  string
+	// First records the decision as the case's first decision under the
+	// four-eyes rule (replacing any other): the case stays open, the
+	// verdict unchanged, no event.
+	First bool
+	// Seen is the reviewer of the first decision the decider saw waiting
+	// on the case ("" when none). The update is conditional on it, so a
+	// decision taken on a view of the case that another reviewer has
+	// since changed loses with ErrChanged. A final decision with Seen set
+	// confirms or overturns that first decision and needs a Reviewer other
+	// than Seen (ErrSameReviewer).
+	Seen string
 }
 
 // Review errors.
@@ -99,6 +134,12 @@ var (
 	// ErrDecided: the case has a decision already (made before, or by
 	// another reviewer a moment earlier).
 	ErrDecided = errors.New("store: review case already decided")
+	// ErrChanged: the case's waiting first decision is not the one the
+	// decider saw (another reviewer decided first a moment earlier).
+	ErrChanged = errors.New("store: review case changed")
+	// ErrSameReviewer: the four-eyes rule's second decision was asked of
+	// the reviewer who made the first.
+	ErrSameReviewer = errors.New("store: the second decision needs another reviewer")
 )
 
 // Reviews is the manual review queue and the erasure of verifications. It
@@ -125,10 +166,12 @@ type Reviews interface {
 	AssignReview(ctx context.Context, orgID int64, id, assignee string, a ReviewAction) (ReviewCase, error)
 	// DecideReview approves or rejects an open case in one transaction: a
 	// conditional update of the open case (so of two reviewers deciding
-	// at once exactly one wins and the other gets ErrDecided), the
+	// at once exactly one wins and the other gets ErrDecided, or
+	// ErrChanged when the winner's was a first decision), the
 	// verification's current decision, the history line and the outbox
 	// events, which events builds from the decided case and the stored
-	// verification.
+	// verification. With d.First it records the first decision only
+	// (history and audit lines, nothing else).
 	DecideReview(ctx context.Context, orgID int64, id string, d ReviewDecision, events func(ReviewCase, Verification) ([]Event, error)) (ReviewCase, error)
 	// EraseVerification replaces the stored result by erase(v.Result),
 	// forgets the file keys and marks the verification erased, with an
@@ -137,4 +180,26 @@ type Reviews interface {
 	// the verification was erased before (then nothing changes and keys
 	// is empty).
 	EraseVerification(ctx context.Context, orgID int64, id string, erase func(json.RawMessage) (json.RawMessage, error), a ReviewAction) (keys []string, already bool, err error)
+}
+
+// FirstValue is the decision as the first_decision column keeps it:
+// "approve" or "reject".
+func (d ReviewDecision) FirstValue() string {
+	if d.Approve {
+		return "approve"
+	}
+	return "reject"
+}
+
+// ChangedErr says what waits on an open case whose first decision is not
+// the one a decider saw (ErrChanged).
+func ChangedErr(c ReviewCase) error {
+	if c.First == nil {
+		return fmt.Errorf("%w: the first decision was replaced; reload the case", ErrChanged)
+	}
+	what := "rejection"
+	if c.First.Approve {
+		what = "approval"
+	}
+	return fmt.Errorf("%w: %s's %s now waits for a second reviewer; reload the case", ErrChanged, c.First.Reviewer, what)
 }

@@ -23,8 +23,8 @@ func WriteCSV(w io.Writer, entries []LogEntry) error {
 		if e.ResponseCode != 0 {
 			code = strconv.Itoa(e.ResponseCode)
 		}
-		row := []string{e.Timestamp.UTC().Format(TimestampLayout), safeCell(e.Event), safeCell(e.Status), code,
-			strconv.FormatInt(e.ResponseTimeMS, 10), safeCell(e.Error), strconv.Itoa(e.Attempt), safeCell(e.EventID), safeCell(e.DeliveryID)}
+		row := []string{e.Timestamp.UTC().Format(TimestampLayout), SafeCell(e.Event), SafeCell(e.Status), code,
+			strconv.FormatInt(e.ResponseTimeMS, 10), SafeCell(e.Error), strconv.Itoa(e.Attempt), SafeCell(e.EventID), SafeCell(e.DeliveryID)}
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -33,11 +33,11 @@ func WriteCSV(w io.Writer, entries []LogEntry) error {
 	return cw.Error()
 }
 
-// safeCell prefixes a text cell that starts like a formula (OWASP's list:
+// SafeCell prefixes a text cell that starts like a formula (OWASP's list:
 // = + - @, tab and carriage return) with a quote. Every text cell goes
 // through it: event names and ids come from stored rows, which a bug or
 // a hostile database row must not turn into a formula either.
-func safeCell(s string) string {
+func SafeCell(s string) string {
 	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
 		return "'" + s
 	}

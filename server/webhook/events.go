@@ -134,6 +134,11 @@ type ReviewOutcome struct {
 	Reason    string `json:"reason"`
 	Reviewer  string `json:"reviewer"`
 	DecidedAt string `json:"decided_at"`
+	// FirstReviewer and FirstDecidedAt name the first decision the
+	// reviewer confirmed, when the workflow's four-eyes rule asked for two
+	// (docs/reviews.md).
+	FirstReviewer  string `json:"first_reviewer,omitempty"`
+	FirstDecidedAt string `json:"first_decided_at,omitempty"`
 }
 
 // VerificationFailed is the data of verification.failed.

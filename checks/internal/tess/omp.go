@@ -1,13 +1,24 @@
 // Package tess holds what the checks that run tesseract share: keeping
-// its OpenMP threads from spinning.
+// its OpenMP threads from spinning and leptonica's messages off standard
+// error.
 package tess
 
-// #cgo LDFLAGS: -lgomp
+// #cgo LDFLAGS: -lgomp -llept
 // #include <omp.h>
+// #include <leptonica/allheaders.h>
 // static void single_thread(void) { omp_set_dynamic(1); omp_set_num_threads(1); }
+// static void quiet(void) { setMsgSeverity(L_SEVERITY_NONE); }
 import "C"
 
 import "runtime"
+
+// Leptonica, under tesseract, prints its complaints ("Error in
+// boxClipToRectangle: box outside rectangle" for a small crop) on the
+// process's standard error, which is the server's JSON log stream
+// (issue 14). The severity is one process-wide setting; tesseract's own
+// debug_file does not cover it. Nothing is lost: a read that failed
+// still returns its error to the caller.
+func init() { C.quiet() }
 
 // LockSingleThread pins the calling goroutine to its OS thread and sets
 // that thread's OpenMP team to one thread; call the returned function when

@@ -57,3 +57,26 @@ func TestTally(t *testing.T) {
 		t.Errorf("got %+v, want %+v", tl, want)
 	}
 }
+
+// TestRun checks one bill of one family with the real check and tesseract,
+// and counts it in each of its four groups.
+func TestRun(t *testing.T) {
+	rep, err := Run(t.Context(), Options{N: 1, Seed: 11, Families: []string{bills.HeldOut}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fam := rep.Groups["family "+bills.HeldOut]
+	if fam == nil || fam.N != 1 || fam.CPU <= 0 {
+		t.Fatalf("groups %v; want family %s with one case and its CPU time", rep.Groups, bills.HeldOut)
+	}
+	n := 0
+	for _, g := range rep.Groups {
+		n += g.N
+	}
+	if n != 4 {
+		t.Errorf("the case counts %d times over the groups, want 4 (family, format, scenario, kind)", n)
+	}
+	if fam.Correct != 1 {
+		t.Errorf("decision wrong on the held-out bill: %+v", rep.Wrong)
+	}
+}

@@ -98,3 +98,29 @@ func TestEachCorpusSample(t *testing.T) {
 		t.Errorf("broken truth.json: %v, want a plain error", err)
 	}
 }
+
+// TestRun renders one easy sample and runs the real OCR and authenticity
+// checks on it.
+func TestRun(t *testing.T) {
+	rep, err := Run(t.Context(), Options{Seed: 1017, Count: 1, Levels: []string{"easy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for key, r := range rep.ByLevel {
+		if key[0] != "easy" {
+			t.Errorf("row %v of a level not asked for", key)
+		}
+		n += r.N
+		if r.N-r.ByOCR != len(r.CPU) {
+			t.Errorf("row %v: %d samples, %d stopped by OCR, %d CPU times", key, r.N, r.ByOCR, len(r.CPU))
+		}
+	}
+	m := 0
+	for _, r := range rep.ByDefinition {
+		m += r.N
+	}
+	if n != 1 || m != 1 {
+		t.Errorf("%d samples by level, %d by definition; want 1 each", n, m)
+	}
+}

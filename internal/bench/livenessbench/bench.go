@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tambua/tambua/checks/liveness"
+	"github.com/tambua/tambua/internal/bench"
 	"github.com/tambua/tambua/internal/facerec"
 	"github.com/tambua/tambua/internal/testkit/synth"
 )
@@ -73,8 +74,6 @@ type ROCRow struct {
 type BenchOptions struct {
 	Options
 	JohnsDir string
-	// RSS, if set, reads the process's resident set in MB.
-	RSS func() float64
 }
 
 // Bench measures m on the held-out split of the first o.Count indices and
@@ -110,7 +109,7 @@ func Bench(ctx context.Context, m *liveness.Model, o BenchOptions) (*Report, err
 		if err != nil {
 			return nil, err
 		}
-		times = append(times, ms(time.Since(t)))
+		times = append(times, bench.MillisMicro(time.Since(t)))
 		f := Features{Item: s.Item, FaceFound: a.FaceFound, Full: a.Features}
 		if a.FaceFound {
 			t := time.Now()
@@ -118,7 +117,7 @@ func Bench(ctx context.Context, m *liveness.Model, o BenchOptions) (*Report, err
 				return nil, err
 			}
 			m.Confidence(a.Features)
-			ftimes = append(ftimes, ms(time.Since(t)))
+			ftimes = append(ftimes, bench.MillisMicro(time.Since(t)))
 			c, cf := CloseUp(img, a.Face, s.Index)
 			if f.Close, err = liveness.Extract(c, cf); err != nil {
 				return nil, err
@@ -133,8 +132,8 @@ func Bench(ctx context.Context, m *liveness.Model, o BenchOptions) (*Report, err
 		// the check's own allocation
 		rep.AllocMBPerSelfie = float64(ms1.TotalAlloc-ms0.TotalAlloc) / float64(n) / (1 << 20)
 	}
-	rep.SelfieMSMedian, rep.SelfieMSP95 = quantile(times, 0.5), quantile(times, 0.95)
-	rep.FeaturesMSMedian = quantile(ftimes, 0.5)
+	rep.SelfieMSMedian, rep.SelfieMSP95 = bench.Percentile(times, 50), bench.Percentile(times, 95)
+	rep.FeaturesMSMedian = bench.Percentile(ftimes, 50)
 
 	frame, closeUp := Score(m, feats, ViewFrame), Score(m, feats, ViewCloseUp)
 	rep.Synthetic.Frame = liveness.RatesAt(frame, rep.Threshold)
@@ -158,9 +157,7 @@ func Bench(ctx context.Context, m *liveness.Model, o BenchOptions) (*Report, err
 		rep.Synthetic.ROC = append(rep.Synthetic.ROC, rocRow(frame, johns, th))
 		rep.Synthetic.ROCCU = append(rep.Synthetic.ROCCU, rocRow(closeUp, johns, th))
 	}
-	if o.RSS != nil {
-		rep.RSSMB = o.RSS()
-	}
+	rep.RSSMB = bench.RSSMB()
 	return rep, nil
 }
 
@@ -199,15 +196,4 @@ func scoreDir(ctx context.Context, det *liveness.Detector, dir string) ([]livene
 		out = append(out, liveness.Scored{Kind: liveness.KindLive, Face: a.FaceFound, Confidence: a.Confidence})
 	}
 	return out, nil
-}
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-func quantile(v []float64, q float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	return s[min(len(s)-1, int(q*float64(len(s))))]
 }

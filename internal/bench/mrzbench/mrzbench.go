@@ -12,16 +12,12 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	_ "image/jpeg" // the specimen images
-	_ "image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
-
-	_ "golang.org/x/image/tiff" // the line crops are TIFF
 
 	mrzcheck "github.com/tambua/tambua/checks/mrz"
 	"github.com/tambua/tambua/docdefs"
@@ -121,7 +117,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	runtime.GC()
 	runtime.ReadMemStats(&ms0)
 	for _, c := range specimens {
-		img, err := decodeFile(c.Path)
+		img, err := bench.DecodeFile(c.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -138,7 +134,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	rep.AllocBytes, rep.HeapInuse = ms1.TotalAlloc-ms0.TotalAlloc, ms1.HeapInuse
 	// The specimens tilted, rescaled and recompressed.
 	for _, c := range specimens {
-		clean, err := decodeFile(c.Path)
+		clean, err := bench.DecodeFile(c.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -159,7 +155,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	for _, c := range crops {
-		img, err := decodeFile(c.Path)
+		img, err := bench.DecodeFile(c.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -192,19 +188,6 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 	return rep, nil
-}
-
-func decodeFile(path string) (image.Image, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	img, _, err := image.Decode(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return img, nil
 }
 
 // Specimens lists the vectors of dir/mrz_vectors.json that name an image.

@@ -91,7 +91,7 @@ func TestReadLines(t *testing.T) {
 	if err != nil || len(sp) == 0 {
 		t.Fatalf("specimens: %v (%d)", err, len(sp))
 	}
-	img, err := decodeFile(sp[0].Path)
+	img, err := bench.DecodeFile(sp[0].Path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,10 +15,41 @@ const (
 	AttackEditedField = "edited_field"
 	AttackPhotocopy   = "photocopy"
 	AttackScreenshot  = "screenshot"
+	// AttackDocScreen shows the document on a phone screen and photographs
+	// the screen; AttackColourPrint prints it in colour on paper and
+	// photographs the print. Both present front and back.
+	AttackDocScreen   = "document_screen"
+	AttackColourPrint = "colour_print"
 )
 
-// AttackKinds lists every attack, in the order the corpus cycles through.
+// AttackKinds lists the attacks --attacks cycles through by default, in
+// that order. The document recaptures (AttackDocScreen, AttackColourPrint)
+// came later and are asked for by name (Options.AttackKinds), so that
+// the corpora of every earlier seed stay byte-identical.
 var AttackKinds = []string{AttackPrint, AttackScreen, AttackPhotoSwap, AttackEditedField, AttackPhotocopy, AttackScreenshot}
+
+// AllAttackKinds lists every attack the generator can render.
+var AllAttackKinds = append(append([]string(nil), AttackKinds...), AttackDocScreen, AttackColourPrint)
+
+// onBackground composites a card with rounded (transparent) corners over
+// an opaque colour, so that a print or a screen shows the background
+// there instead of reading empty pixels as black ink or light.
+func onBackground(card *image.RGBA, bg rgb, scale int) *image.RGBA {
+	b := card.Bounds()
+	out := image.NewRGBA(image.Rect(0, 0, b.Dx()*scale, b.Dy()*scale))
+	for y := 0; y < out.Rect.Dy(); y++ {
+		for x := 0; x < out.Rect.Dx(); x++ {
+			i := card.PixOffset(b.Min.X+x/scale, b.Min.Y+y/scale)
+			a := 1 - float64(card.Pix[i+3])/255
+			o := out.PixOffset(x, y)
+			out.Pix[o] = uint8(clamp(float64(card.Pix[i])+bg.R*a, 0, 255))
+			out.Pix[o+1] = uint8(clamp(float64(card.Pix[i+1])+bg.G*a, 0, 255))
+			out.Pix[o+2] = uint8(clamp(float64(card.Pix[i+2])+bg.B*a, 0, 255))
+			out.Pix[o+3] = 255
+		}
+	}
+	return out
+}
 
 // printSheet prints a picture on paper: halftone or ordered dither,
 // limited ink density, paper tint and fibre, a white margin. The result is

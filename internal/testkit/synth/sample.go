@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,8 +32,10 @@ type Options struct {
 	Seed        uint64
 	Difficulty  Difficulty
 	// Attacks makes about half the samples presentation or tampering
-	// attacks, cycling through AttackKinds.
-	Attacks bool
+	// attacks, cycling through AttackKinds, or through the kinds named
+	// in AttackKindsUsed when that is set (any of AllAttackKinds).
+	Attacks         bool
+	AttackKindsUsed []string
 	// ImpostorRate is the share of clean samples whose selfie shows
 	// another person (default 0.25; negative for none).
 	ImpostorRate float64
@@ -59,6 +62,11 @@ func New(opts Options) (*Generator, error) {
 	}
 	if _, ok := difficultyRanges[opts.Difficulty]; !ok {
 		return nil, fmt.Errorf("synth: difficulty %q", opts.Difficulty)
+	}
+	for _, k := range opts.AttackKindsUsed {
+		if !slices.Contains(AllAttackKinds, k) {
+			return nil, fmt.Errorf("synth: attack kind %q (one of %s)", k, strings.Join(AllAttackKinds, ", "))
+		}
 	}
 	if opts.FacesDir == "" {
 		opts.FacesDir = DefaultFacesDir
@@ -188,7 +196,11 @@ func (gen *Generator) attackFor(index int) string {
 	if (index%n+index/n)%2 == 0 {
 		return ""
 	}
-	return AttackKinds[(index/2)%len(AttackKinds)]
+	kinds := AttackKinds
+	if len(gen.opts.AttackKindsUsed) > 0 {
+		kinds = gen.opts.AttackKindsUsed
+	}
+	return kinds[(index/2)%len(kinds)]
 }
 
 // Sample renders sample index.
@@ -363,6 +375,29 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 			detail[k] = v
 		}
 		detail["jpeg_quality"] = round3(ag.rangef(0.85, 0.95))
+	case AttackDocScreen, AttackColourPrint:
+		var fc, bc *rgba4
+		var p1 map[string]any
+		if attack == AttackDocScreen {
+			// The viewer shows the card on black at twice the card's
+			// resolution, so the panel (a third of that per subpixel
+			// triple) keeps two thirds of it: legible, as a replay must be.
+			fc, p1 = screenDevice(onBackground(frontImg, rgb{}, 2), ag)
+			bc, _ = screenDevice(onBackground(backImg, rgb{}, 2), ag)
+		} else {
+			fc, p1 = printSheet(onBackground(frontImg, rgb{255, 255, 255}, 1), ag)
+			bc, _ = printSheet(onBackground(backImg, rgb{255, 255, 255}, 1), ag)
+		}
+		for k, v := range p1 {
+			detail[k] = v
+		}
+		frontCap = drawCapture(cg, gen.opts.Difficulty, fc.w, fc.h)
+		backCap = drawCapture(cg, gen.opts.Difficulty, bc.w, bc.h)
+		if attack == AttackColourPrint {
+			frontCap.Glare, backCap.Glare = nil, nil // paper does not shine
+		}
+		front = renderCapture(fc, frontCap)
+		back = renderCapture(bc, backCap)
 	case AttackPhotocopy:
 		fc, p1 := photocopy(frontImg, ag)
 		bc, _ := photocopy(backImg, ag)

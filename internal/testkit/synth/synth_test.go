@@ -373,9 +373,9 @@ func TestDeterminism(t *testing.T) {
 // measures the property the label promises.
 func TestAttacksDoWhatTheySay(t *testing.T) {
 	defs := docdefs.Default().All()
-	gen := newTestGenerator(t, Options{Definitions: defs, Seed: 21, Difficulty: Easy, Attacks: true})
+	gen := newTestGenerator(t, Options{Definitions: defs, Seed: 21, Difficulty: Easy, Attacks: true, AttackKindsUsed: AllAttackKinds})
 	seen := map[string]bool{}
-	for i := 0; i < 2*len(defs) && len(seen) < len(AttackKinds); i++ {
+	for i := 0; i < 4*len(defs) && len(seen) < len(AllAttackKinds); i++ {
 		kind := gen.AttackFor(i)
 		if kind == "" || seen[kind] {
 			continue
@@ -424,6 +424,23 @@ func TestAttacksDoWhatTheySay(t *testing.T) {
 				if cp > 0.5*cl {
 					t.Errorf("photocopy colour spread %.2f, clean %.2f: not greyscale", cp, cl)
 				}
+			case AttackDocScreen, AttackColourPrint:
+				// a panel's subpixels or a print's halftone dots: colour
+				// that changes from one pixel to the next inside the card,
+				// far more than on the same document photographed clean
+				clean, err := gen.Sample(context.Background(), i+len(defs))
+				if err != nil || clean.Truth.Attack != nil {
+					t.Fatalf("no clean twin: %v", err)
+				}
+				if s.Truth.Capture.Front == nil || s.Truth.Capture.Back == nil {
+					t.Fatal("a recaptured card is photographed on both sides")
+				}
+				rc := quadFineChroma(front, s.Truth.Capture.Front.Corners)
+				cl := quadFineChroma(decode(t, clean.Front), clean.Truth.Capture.Front.Corners)
+				t.Logf("fine colour texture %.2f, clean twin %.2f", rc, cl)
+				if rc < 5*cl {
+					t.Errorf("fine colour texture %.2f, clean %.2f: no screen or halftone visible", rc, cl)
+				}
 			case AttackScreenshot:
 				if s.Truth.Capture.Front != nil {
 					t.Error("screenshot has camera parameters")
@@ -435,7 +452,7 @@ func TestAttacksDoWhatTheySay(t *testing.T) {
 			}
 		})
 	}
-	if len(seen) != len(AttackKinds) {
+	if len(seen) != len(AllAttackKinds) {
 		t.Fatalf("saw attacks %v", seen)
 	}
 }
@@ -478,6 +495,26 @@ func quadChromaSpread(img image.Image, c [4][2]float64) float64 {
 	return mad(rg) + mad(gb)
 }
 
+// quadFineChroma is the mean absolute change of R-G between neighbouring
+// pixels over the middle of a quadrilateral: fine colour structure.
+func quadFineChroma(img image.Image, c [4][2]float64) float64 {
+	rg := func(x, y int) float64 {
+		r, g, _, _ := img.At(x, y).RGBA()
+		return float64(r>>8) - float64(g>>8)
+	}
+	sum, n := 0.0, 0
+	for u := 0.2; u <= 0.8; u += 0.01 {
+		for v := 0.2; v <= 0.8; v += 0.01 {
+			top := [2]float64{c[0][0] + (c[1][0]-c[0][0])*u, c[0][1] + (c[1][1]-c[0][1])*u}
+			bot := [2]float64{c[3][0] + (c[2][0]-c[3][0])*u, c[3][1] + (c[2][1]-c[3][1])*u}
+			x, y := int(top[0]+(bot[0]-top[0])*v), int(top[1]+(bot[1]-top[1])*v)
+			sum += math.Abs(rg(x+1, y)-rg(x, y)) + math.Abs(rg(x, y+1)-rg(x, y))
+			n += 2
+		}
+	}
+	return sum / float64(n)
+}
+
 // Every definition is once clean and once attacked in each run of
 // 2*len(defs) samples, whether the number of definitions is even or odd.
 func TestAttackScheduleAlternates(t *testing.T) {
@@ -488,6 +525,19 @@ func TestAttackScheduleAlternates(t *testing.T) {
 			if (gen.AttackFor(i) == "") == (gen.AttackFor(i+n) == "") {
 				t.Errorf("%d definitions: samples %d and %d of definition %d are both %q", n, i, i+n, i%n, gen.AttackFor(i))
 			}
+		}
+	}
+}
+
+func TestAttackKindsUsedValidated(t *testing.T) {
+	defs := docdefs.Default().All()
+	if _, err := New(Options{Definitions: defs, Attacks: true, AttackKindsUsed: []string{AttackDocScreen, "hologram_sticker"}}); err == nil || !strings.Contains(err.Error(), "hologram_sticker") {
+		t.Errorf("unknown kind: %v", err)
+	}
+	gen := &Generator{opts: Options{Definitions: defs[:1], Attacks: true, AttackKindsUsed: []string{AttackColourPrint}}}
+	for i := 0; i < 8; i++ {
+		if k := gen.AttackFor(i); k != "" && k != AttackColourPrint {
+			t.Errorf("sample %d: %s, want only %s", i, k, AttackColourPrint)
 		}
 	}
 }

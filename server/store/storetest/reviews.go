@@ -41,6 +41,8 @@ func RunReviews(t *testing.T, open func(t *testing.T) ReviewBackend) {
 		{"QueueAndDecisions", testReviewQueue},
 		{"Filters", testReviewFilters},
 		{"ConcurrentDecisionsOneWins", testConcurrentDecisions},
+		{"FourEyes", testFourEyes},
+		{"ConcurrentFirstDecisionsOneWins", testConcurrentFirstDecisions},
 		{"EraseOnce", testErase},
 		{"ConcurrentErasuresOnce", testConcurrentErase},
 		{"AppendOnly", testAppendOnly},
@@ -180,6 +182,120 @@ func testReviewFilters(t *testing.T, s ReviewBackend) {
 	assert.Equal(t, []string{a1}, ids(store.ReviewFilter{Limit: 1}))
 	assert.Empty(t, ids(store.ReviewFilter{OlderThan: time.Hour}), "none queued an hour ago")
 	assert.Equal(t, []string{a1, a2}, ids(store.ReviewFilter{OlderThan: time.Nanosecond}))
+	assert.Equal(t, []string{a2, a1}, ids(store.ReviewFilter{NewestFirst: true}))
+	assert.Equal(t, []string{a2}, ids(store.ReviewFilter{Offset: 1}))
+	assert.Equal(t, []string{a1, a2}, ids(store.ReviewFilter{Reason: "face_low_confidence"}))
+	assert.Empty(t, ids(store.ReviewFilter{Reason: "face_low"}), "a reason matches whole codes only")
+	assert.Empty(t, ids(store.ReviewFilter{Reason: "doc_not_authentic"}))
+}
+
+// testFourEyes: a first decision waits on the open case without changing
+// the verdict or writing an event; the same reviewer cannot confirm it;
+// a decision on a stale view loses with ErrChanged; another reviewer's
+// confirmation decides the case and keeps the first decision.
+func testFourEyes(t *testing.T, s ReviewBackend) {
+	ctx := context.Background()
+	org, c := Fixture(t, s, 100)
+	id := Complete(t, s, org, c, "wf", "review")
+	reject := store.ReviewDecision{Reason: "face_mismatch", Note: "not her", Reviewer: "ann", Actor: "ann", First: true}
+	rc, err := s.DecideReview(ctx, org.ID, id, reject, func(store.ReviewCase, store.Verification) ([]store.Event, error) {
+		t.Error("a first decision writes no event")
+		return nil, nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, store.ReviewOpen, rc.State)
+	require.NotNil(t, rc.First)
+	assert.Equal(t, store.FirstDecision{Approve: false, Reason: "face_mismatch", Note: "not her", Reviewer: "ann", At: rc.First.At}, *rc.First)
+	assert.WithinDuration(t, time.Now(), rc.First.At, time.Minute)
+	v, err := s.StoredVerification(ctx, org.ID, id)
+	require.NoError(t, err)
+	assert.Equal(t, "review", v.Decision, "the verdict waits for the second reviewer")
+	assert.Empty(t, allEvents(t, s))
+	n, _, err := s.CountReviews(ctx, org.ID)
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, n, "still in the queue")
+
+	// Ann cannot confirm her own rejection.
+	_, err = s.DecideReview(ctx, org.ID, id, store.ReviewDecision{Reason: "face_mismatch", Reviewer: "ann", Seen: "ann"}, nil)
+	assert.ErrorIs(t, err, store.ErrSameReviewer)
+	// Bob, who opened the case before Ann decided, decides on a stale view.
+	_, err = s.DecideReview(ctx, org.ID, id, store.ReviewDecision{Approve: true, Reason: "other", Reviewer: "bob"}, nil)
+	assert.ErrorIs(t, err, store.ErrChanged)
+	assert.ErrorContains(t, err, "ann's rejection")
+	_, err = s.DecideReview(ctx, org.ID, id, store.ReviewDecision{Reason: "other", Reviewer: "bob", Seen: "carl"}, nil)
+	assert.ErrorIs(t, err, store.ErrChanged)
+
+	// Bob confirms it: decided, event written, Ann's decision kept.
+	rc, err = s.DecideReview(ctx, org.ID, id, store.ReviewDecision{Reason: "face_mismatch", Note: "agreed", Reviewer: "bob", Actor: "bob", Seen: "ann"},
+		func(rc store.ReviewCase, v store.Verification) ([]store.Event, error) {
+			return []store.Event{event(org.ID, "verification.failed")}, nil
+		})
+	require.NoError(t, err)
+	assert.Equal(t, store.ReviewRejected, rc.State)
+	assert.Equal(t, "bob", rc.Reviewer)
+	require.NotNil(t, rc.First)
+	assert.Equal(t, "ann", rc.First.Reviewer)
+	assert.Equal(t, []string{"verification.failed"}, eventNames(allEvents(t, s)))
+	rc, err = s.ReviewCase(ctx, org.ID, id)
+	require.NoError(t, err)
+	var actions []string
+	for _, a := range rc.History {
+		actions = append(actions, a.Action)
+	}
+	assert.Equal(t, []string{store.ActionQueued, store.ActionRejectionProposed, store.ActionRejected}, actions)
+	log, err := s.AuditLog(ctx, org.ID, store.AuditFilter{})
+	require.NoError(t, err)
+	require.Len(t, log, 2)
+	assert.Equal(t, "review.rejection_proposed", log[1].Action)
+	assert.Equal(t, "review.rejected", log[0].Action)
+	_, err = s.DecideReview(ctx, org.ID, id, store.ReviewDecision{Reason: "other", Reviewer: "carl", Seen: "ann"}, nil)
+	assert.ErrorIs(t, err, store.ErrDecided)
+
+	// A first decision can be replaced by another reviewer's (an
+	// overturn that needs a second reviewer itself).
+	id2 := Complete(t, s, org, c, "wf", "review")
+	_, err = s.DecideReview(ctx, org.ID, id2, store.ReviewDecision{Approve: true, Reason: "other", Reviewer: "ann", First: true}, nil)
+	require.NoError(t, err)
+	rc, err = s.DecideReview(ctx, org.ID, id2, store.ReviewDecision{Reason: "poor_quality", Reviewer: "bob", Seen: "ann", First: true}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, store.FirstDecision{Reason: "poor_quality", Reviewer: "bob", At: rc.First.At}, *rc.First)
+	rc, err = s.DecideReview(ctx, org.ID, id2, store.ReviewDecision{Reason: "poor_quality", Reviewer: "ann", Seen: "bob"}, nil)
+	require.NoError(t, err, "ann may confirm bob's rejection")
+	assert.Equal(t, store.ReviewRejected, rc.State)
+}
+
+// testConcurrentFirstDecisions: eight reviewers make the first decision of
+// one four-eyes case at once; exactly one is recorded, the others get
+// ErrChanged naming the winner.
+func testConcurrentFirstDecisions(t *testing.T, s ReviewBackend) {
+	ctx := context.Background()
+	org, c := Fixture(t, s, 100)
+	id := Complete(t, s, org, c, "wf", "review")
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = s.DecideReview(ctx, org.ID, id, store.ReviewDecision{Reason: "other", Reviewer: fmt.Sprintf("r%d", i), First: true}, nil)
+		}()
+	}
+	wg.Wait()
+	wins := 0
+	for _, err := range errs {
+		if err == nil {
+			wins++
+		} else {
+			assert.ErrorIs(t, err, store.ErrChanged)
+		}
+	}
+	assert.Equal(t, 1, wins)
+	rc, err := s.ReviewCase(ctx, org.ID, id)
+	require.NoError(t, err)
+	require.Len(t, rc.History, 2, "queued and the one first decision")
+	require.NotNil(t, rc.First)
+	assert.Equal(t, store.ActionRejectionProposed, rc.History[1].Action)
+	assert.Equal(t, store.ReviewOpen, rc.State)
 }
 
 // testConcurrentDecisions: eight reviewers decide one case at once;
@@ -343,6 +459,20 @@ func testAuditLog(t *testing.T, s ReviewBackend) {
 	require.NoError(t, err)
 	require.Len(t, log, 1)
 	assert.Equal(t, "units.added", log[0].Action)
+	log, err = s.AuditLog(ctx, org.ID, store.AuditFilter{Until: time.Now().Add(-time.Hour)})
+	require.NoError(t, err)
+	require.Len(t, log, 1)
+	assert.Equal(t, "client.created", log[0].Action)
+	log, err = s.AuditLog(ctx, org.ID, store.AuditFilter{ObjectID: "c1"})
+	require.NoError(t, err)
+	require.Len(t, log, 1)
+	assert.Equal(t, "client.created", log[0].Action)
+	log, err = s.AuditLog(ctx, org.ID, store.AuditFilter{Actor: "admin", Action: "units.added"})
+	require.NoError(t, err)
+	assert.Len(t, log, 1)
+	log, err = s.AuditLog(ctx, org.ID, store.AuditFilter{Actor: "eve"})
+	require.NoError(t, err)
+	assert.Empty(t, log, "another organisation's actor")
 	log, err = s.AuditLog(ctx, org.ID, store.AuditFilter{Limit: 1})
 	require.NoError(t, err)
 	assert.Len(t, log, 1)

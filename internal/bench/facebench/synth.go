@@ -1,23 +1,23 @@
-package cli
+package facebench
 
 import (
 	"context"
 	"fmt"
 	"image"
-	"math"
-	"sort"
 	"time"
 
 	"github.com/tambua/tambua/checks/face"
+	_ "github.com/tambua/tambua/checks/ocr" // Synth finds the ID photo through ocr_extraction, as face_matching does
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/bench"
 	"github.com/tambua/tambua/internal/facerec"
 	"github.com/tambua/tambua/internal/testkit/synth"
 	"github.com/tambua/tambua/vision"
 )
 
-// synthFaceReport is the card-photo versus selfie part of bench face.
-type synthFaceReport struct {
+// SynthReport is the card-photo versus selfie part of the benchmark.
+type SynthReport struct {
 	Samples    int    `json:"samples"`
 	Difficulty string `json:"difficulty"`
 	Seed       uint64 `json:"seed,string"`
@@ -36,7 +36,7 @@ type synthFaceReport struct {
 	// Missed lists the samples whose own card/selfie pair did not match at
 	// the default threshold, to look at (tambua synth with the same seed
 	// renders them).
-	Missed []missedPair `json:"missed_same_sample_pairs"`
+	Missed []MissedPair `json:"missed_same_sample_pairs"`
 	// Selfie timings: detect + landmarks + embed of a whole synthetic
 	// selfie (the longer side worked at 640 px), wall and process CPU.
 	SelfieMSMedian    float64 `json:"selfie_detect_embed_ms_median"`
@@ -44,33 +44,21 @@ type synthFaceReport struct {
 	SelfieCPUMSMedian float64 `json:"selfie_detect_embed_cpu_ms_median"`
 }
 
-func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
-
-func round1(f float64) float64 { return math.Round(f*10) / 10 }
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	return s[len(s)/2]
-}
-
-type missedPair struct {
+// MissedPair is a sample whose own card/selfie pair did not match.
+type MissedPair struct {
 	Index    int     `json:"index"`
 	Config   string  `json:"config"`
 	Distance float64 `json:"distance"` // -1: a face was missing
 	IDFrom   string  `json:"id_face_from"`
 }
 
-// benchSynthFaces renders n clean synthetic samples, finds the ID face the
+// Synth renders n clean synthetic samples, finds the ID face the
 // way the face_matching check does (OCR rectifies the card and cuts the
 // photo zone) and the selfie face, then scores every card/selfie pair:
 // genuine when the card and the selfie show the same johns person. A
 // sample's own pair is the product's case; pairs across samples add
 // impostors (and genuine pairs of a person drawn twice).
-func benchSynthFaces(ctx context.Context, m *face.Matcher, n int, diff string, seed uint64) (*synthFaceReport, error) {
+func Synth(ctx context.Context, m *face.Matcher, n int, diff string, seed uint64) (*SynthReport, error) {
 	d, err := synth.ParseDifficulty(diff)
 	if err != nil {
 		return nil, err
@@ -84,13 +72,7 @@ func benchSynthFaces(ctx context.Context, m *face.Matcher, n int, diff string, s
 	defer eng.Close()
 	prepared := map[string]*idv.Prepared{}
 
-	rep := &synthFaceReport{Samples: n, Difficulty: diff, Seed: seed, IDFrom: map[string]int{}}
-	type side struct {
-		person string
-		config string
-		from   string
-		desc   *facerec.Descriptor
-	}
+	rep := &SynthReport{Samples: n, Difficulty: diff, Seed: seed, IDFrom: map[string]int{}}
 	var wall, cpu []float64
 	ids := make([]side, n)
 	selfies := make([]side, n)
@@ -138,13 +120,13 @@ func benchSynthFaces(ctx context.Context, m *face.Matcher, n int, diff string, s
 		if err != nil {
 			return nil, fmt.Errorf("sample %d selfie: %w", i, err)
 		}
-		t0, c0 := time.Now(), processCPU()
+		t0, c0 := time.Now(), bench.ProcessCPU()
 		selfieFace, err := m.Dominant(ctx, selfieImg)
 		if err != nil {
 			return nil, err
 		}
-		wall = append(wall, float64(time.Since(t0).Microseconds())/1000)
-		cpu = append(cpu, float64((processCPU()-c0).Microseconds())/1000)
+		wall = append(wall, bench.MillisMicro(time.Since(t0)))
+		cpu = append(cpu, bench.MillisMicro(bench.ProcessCPU()-c0))
 		ids[i].person = s.Truth.Person.CardPerson
 		selfies[i].person = s.Truth.Person.SelfiePerson
 		if idFace.Face != nil {
@@ -159,6 +141,26 @@ func benchSynthFaces(ctx context.Context, m *face.Matcher, n int, diff string, s
 		}
 	}
 
+	rep.SelfieMSMedian = round1(bench.Percentile(wall, 50))
+	rep.SelfieCPUMSMedian = round1(bench.Percentile(cpu, 50))
+	rep.SelfieMSP95 = round1(bench.Percentile(wall, 95))
+	scorePairs(rep, ids, selfies)
+	return rep, nil
+}
+
+// side is the card or the selfie of one sample.
+type side struct {
+	person string // the johns person shown
+	config string
+	from   string // where the search for the face started (id_photo or capture)
+	desc   *facerec.Descriptor
+}
+
+// scorePairs scores every card against every selfie, genuine when both
+// show the same person; a pair with a face missing counts as a non-match.
+// The pairs of a sample's own card and selfie are also rated apart, and
+// those that did not match at the default threshold listed.
+func scorePairs(rep *SynthReport, ids, selfies []side) {
 	var all, own []face.Pair
 	var genuine, impostor []float64
 	for i := range ids {
@@ -182,30 +184,17 @@ func benchSynthFaces(ctx context.Context, m *face.Matcher, n int, diff string, s
 					if !p.Missing {
 						d = round3(p.Distance)
 					}
-					rep.Missed = append(rep.Missed, missedPair{Index: i, Config: ids[i].config, Distance: d, IDFrom: ids[i].from})
+					rep.Missed = append(rep.Missed, MissedPair{Index: i, Config: ids[i].config, Distance: d, IDFrom: ids[i].from})
 				}
 			}
 		}
 	}
-	rep.SelfieMSMedian = round1(median(wall))
-	rep.SelfieCPUMSMedian = round1(median(cpu))
-	if len(wall) > 0 {
-		sort.Float64s(wall)
-		rep.SelfieMSP95 = round1(wall[len(wall)*95/100])
-	}
-	sort.Float64s(genuine)
-	sort.Float64s(impostor)
-	if len(genuine) > 0 {
-		rep.GenuineMedian = round3(genuine[len(genuine)/2])
-		rep.GenuineMax = round3(genuine[len(genuine)-1])
-	}
-	if len(impostor) > 0 {
-		rep.ImpostorMin = round3(impostor[0])
-	}
+	rep.GenuineMedian = round3(bench.Percentile(genuine, 50))
+	rep.GenuineMax = round3(bench.Percentile(genuine, 100))
+	rep.ImpostorMin = round3(bench.Percentile(impostor, 0))
 	rep.AtDefault = face.RatesAt(all, face.DefaultThreshold)
 	rep.SameSampleRates = face.RatesAt(own, face.DefaultThreshold)
 	for _, th := range face.ROCThresholds {
 		rep.ROC = append(rep.ROC, face.RatesAt(all, th))
 	}
-	return rep, nil
 }

@@ -1,0 +1,12 @@
+export * from './errors';
+export * from './jwt';
+export * from './config';
+export * from './i18n';
+export * from './steps';
+export * from './payload';
+export * from './result';
+export * from './api';
+export * from './geometry';
+export * from './quality';
+export * from './session';
+export { encodeBase64, decodeBase64 } from './base64';

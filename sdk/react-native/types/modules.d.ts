@@ -1,0 +1,54 @@
+// The parts of react-native, react-native-vision-camera and
+// @react-native-community/image-editor this package uses, declared for
+// type-checking in this repository (which does not install the native
+// packages; the app does). They follow the libraries' own typings.
+declare module 'react-native' {
+  import type * as React from 'react';
+  export type LayoutChangeEvent = { nativeEvent: { layout: { x: number; y: number; width: number; height: number } } };
+  type Style = Record<string, unknown> | Style[] | undefined | null | false;
+  export const View: React.ComponentType<{ style?: Style; testID?: string; pointerEvents?: string; onLayout?(e: LayoutChangeEvent): void; children?: React.ReactNode }>;
+  export const Text: React.ComponentType<{ style?: Style; children?: React.ReactNode }>;
+  export const Image: React.ComponentType<{ source: { uri: string }; style?: Style; resizeMode?: string }>;
+  export const ActivityIndicator: React.ComponentType<{ color?: string }>;
+  export const TouchableOpacity: React.ComponentType<{
+    style?: Style;
+    testID?: string;
+    disabled?: boolean;
+    accessibilityRole?: string;
+    accessibilityLabel?: string;
+    onPress?(): void;
+    children?: React.ReactNode;
+  }>;
+  export const StyleSheet: { create<T extends Record<string, Record<string, unknown>>>(s: T): T; absoluteFill: Record<string, unknown> };
+}
+
+declare module 'react-native-vision-camera' {
+  import type * as React from 'react';
+  export interface CameraDevice {
+    id: string;
+  }
+  export interface PhotoFile {
+    path: string;
+    width: number;
+    height: number;
+  }
+  export class Camera extends React.Component<{ style?: unknown; device: CameraDevice; isActive: boolean; photo?: boolean }> {
+    takePhoto(options?: { flash?: 'on' | 'off' | 'auto' }): Promise<PhotoFile>;
+  }
+  export function useCameraDevice(position: 'front' | 'back'): CameraDevice | undefined;
+  export function useCameraPermission(): { hasPermission: boolean; requestPermission(): Promise<boolean> };
+}
+
+declare module '@react-native-community/image-editor' {
+  export interface ImageCropData {
+    offset: { x: number; y: number };
+    size: { width: number; height: number };
+    displaySize?: { width: number; height: number };
+    resizeMode?: 'contain' | 'cover' | 'stretch' | 'center';
+    quality?: number;
+    format?: 'jpeg' | 'png' | 'webp';
+    includeBase64?: boolean;
+  }
+  const ImageEditor: { cropImage(uri: string, data: ImageCropData): Promise<{ uri: string; width: number; height: number; base64?: string }> };
+  export default ImageEditor;
+}

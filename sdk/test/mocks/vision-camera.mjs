@@ -1,0 +1,33 @@
+// Test double of react-native-vision-camera: a camera whose photos are
+// files the test chooses (globalThis.__tmbCamera.next()), with the
+// permission the test sets.
+import React from 'react';
+
+const state = () => globalThis.__tmbCamera;
+
+export class Camera extends React.Component {
+  async takePhoto() {
+    return state().next();
+  }
+  render() {
+    return React.createElement('Camera', this.props);
+  }
+}
+
+export function useCameraDevice(position) {
+  return { id: position };
+}
+
+export function useCameraPermission() {
+  const s = state();
+  const [has, setHas] = React.useState(s.permission === 'granted');
+  return {
+    hasPermission: has,
+    requestPermission: async () => {
+      s.requests++;
+      const ok = s.permission === 'granted';
+      setHas(ok);
+      return ok;
+    },
+  };
+}
