@@ -12,11 +12,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"image/png"
 	"log/slog"
 	"math/big"
 	"net/mail"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -93,6 +95,26 @@ type Accounts struct {
 	log   *slog.Logger
 	// Issuer names the TOTP account in authenticator apps.
 	Issuer string
+	// locks serialise each account's read-check-write steps (wrong-guess
+	// counters, lockout, the last TOTP step): without them concurrent
+	// requests read the same count and each write it plus one, so a
+	// guesser with many connections got more than the allowed tries and
+	// a TOTP code could be accepted twice. In one process; across
+	// replicas the sign-in rate limits, shared on PostgreSQL, bound it.
+	locks *stripedLocks
+}
+
+// stripedLocks is a fixed set of mutexes picked by a key's hash: bounded
+// memory whatever the number of accounts, at the price of unrelated
+// accounts sometimes sharing a lock for the few milliseconds of a step.
+type stripedLocks [64]sync.Mutex
+
+func (l *stripedLocks) lock(key string) func() {
+	h := fnv.New32a()
+	h.Write([]byte(key))
+	m := &l[h.Sum32()%uint32(len(l))]
+	m.Lock()
+	return m.Unlock
 }
 
 // newAccounts derives the session and sealing keys from the token key, so
@@ -105,7 +127,7 @@ func newAccounts(st store.Console, admin *Admin, mailer webhook.Mailer, tokenKey
 	}
 	block, _ := aes.NewCipher(derive("totp seal"))
 	aead, _ := cipher.NewGCM(block)
-	return &Accounts{st: st, admin: admin, mail: mailer, key: derive("session"), seal: aead, now: now, log: log, Issuer: "Tambua"}
+	return &Accounts{st: st, admin: admin, mail: mailer, key: derive("session"), seal: aead, now: now, log: log, Issuer: "Tambua", locks: new(stripedLocks)}
 }
 
 // NormaliseEmail lower-cases and checks an email address; it returns ""
@@ -177,6 +199,7 @@ func (a *Accounts) SendCode(ctx context.Context, email, purpose string) error {
 // useCode checks and spends a one-time code: wrong, expired, used and
 // over-tried codes all get ErrBadCode, and every wrong guess counts.
 func (a *Accounts) useCode(ctx context.Context, email, purpose, code string) error {
+	defer a.locks.lock("code " + purpose + " " + email)()
 	c, err := a.st.EmailCode(ctx, email, purpose)
 	if errors.Is(err, store.ErrNotFound) {
 		return ErrBadCode
@@ -339,6 +362,7 @@ func (a *Accounts) failed(ctx context.Context, u store.User) error {
 // factor must follow.
 func (a *Accounts) CheckPassword(ctx context.Context, email, password string) (u store.User, needTOTP bool, err error) {
 	email = NormaliseEmail(email)
+	defer a.locks.lock("user " + email)()
 	u, err = a.st.UserByEmail(ctx, email)
 	if err != nil || u.PasswordHash == "" {
 		CheckSecret(dummyHash, password) // the same time as a real check
@@ -370,6 +394,12 @@ func (a *Accounts) CheckPassword(ctx context.Context, email, password string) (u
 func (a *Accounts) CheckSecondFactor(ctx context.Context, userID, code string) (store.User, error) {
 	u, err := a.st.User(ctx, userID)
 	if err != nil {
+		return store.User{}, ErrBadTOTP
+	}
+	// Read again under the account's lock: the counts and the last TOTP
+	// step must be the ones this step writes back over.
+	defer a.locks.lock("user " + u.Email)()
+	if u, err = a.st.User(ctx, userID); err != nil {
 		return store.User{}, ErrBadTOTP
 	}
 	if a.now().Before(u.LockedUntil) {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -193,6 +194,27 @@ func TestConsoleLockout(t *testing.T) {
 	ce.clock.Add(int64(16 * 60 * 1e9))
 	r = signin("correct horse battery")
 	assert.Equal(t, http.StatusOK, r.status, string(r.body))
+}
+
+// TestConsoleLockoutConcurrent: wrong passwords sent at once all count;
+// each request used to read the same count and write it plus one, so ten
+// guesses at once left the account open to more.
+func TestConsoleLockoutConcurrent(t *testing.T) {
+	ce := newConsoleEnv(t)
+	ce.signup("bob@b.example", "Org B")
+	b := ce.browser()
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := b.call("POST", "/console/api/session", map[string]string{"email": "bob@b.example", "password": "wrong password!"})
+			assert.Contains(t, []int{http.StatusUnauthorized, http.StatusTooManyRequests}, r.status, string(r.body))
+		}()
+	}
+	wg.Wait()
+	r := b.call("POST", "/console/api/session", map[string]string{"email": "bob@b.example", "password": "correct horse battery"})
+	assert.Equal(t, http.StatusTooManyRequests, r.status, "ten wrong passwords at once must lock the account: %s", r.body)
 }
 
 // TestWebhookCSVFormulaInjection: cells a spreadsheet would run as a
