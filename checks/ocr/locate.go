@@ -640,8 +640,11 @@ func (ly *layout) fits(f idv.FieldDef, c candidate) (candidate, string, bool) {
 // captionPiece: a word is part of one of the side's captions, as the
 // end of a caption the page reading split reads (ICTOF of DISTRICT OF
 // BIRTH, NAMES of FULL NAMES): a run starting with it is the caption's
-// tail, not a value. Four letters at least, no digits: shorter pieces
-// (the T of DISTRICT, ALI in NATIONALITY) are also initials and names.
+// tail, not a value. Only a piece after a caption's start: one that
+// starts a caption (PASSPORT of PASSPORT NO) also starts values
+// (PASSPORT OFFICE, the ICAO specimen's authority). Four letters at
+// least, no digits: shorter pieces (the T of DISTRICT, ALI in
+// NATIONALITY) are also initials and names.
 func (ly *layout) captionPiece(text string) bool {
 	if strings.ContainsAny(text, "0123456789") {
 		return false
@@ -651,7 +654,7 @@ func (ly *layout) captionPiece(text string) bool {
 		return false
 	}
 	for _, c := range ly.captionKeys {
-		if strings.Contains(c, k) {
+		if len(c) > 1 && strings.Contains(c[1:], k) {
 			return true
 		}
 	}
