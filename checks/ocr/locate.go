@@ -34,7 +34,8 @@ type layout struct {
 	titles  int // matches of the side's keywords anywhere on the page
 	// captionWordSets are the words of each caption spelling of the side.
 	captionWordSets []map[string]bool
-	next            []int // the word to the right on the same line, -1 if none
+	captionKeys     []string // each caption spelling of the side, folded
+	next            []int    // the word to the right on the same line, -1 if none
 	hits            map[string][]labelHit
 	claimed         map[int]string // word index -> field whose caption it is
 }
@@ -92,6 +93,7 @@ func newLayout(pg *page, d *idv.DocumentDefinition, side string) *layout {
 				set[docdefs.LabelKey(w)] = true
 			}
 			ly.captionWordSets = append(ly.captionWordSets, set)
+			ly.captionKeys = append(ly.captionKeys, k)
 			allow := labelAllowance(len(k))
 			for i := range pg.words {
 				if keys[i] == "" {
@@ -622,6 +624,9 @@ func (ly *layout) fits(f idv.FieldDef, c candidate) (candidate, string, bool) {
 	n := len(c.words)
 	for size := n; size >= 1; size-- {
 		for s := 0; s+size <= n; s++ {
+			if ly.captionPiece(ly.pg.words[c.words[s]].text) {
+				continue
+			}
 			sub := ly.makeCandidate(f, c.words[s:s+size], c.score)
 			sub.score, sub.label, sub.how = c.score, c.label, c.how
 			if v, ok := Normalize(f, sub.text); ok {
@@ -630,6 +635,30 @@ func (ly *layout) fits(f idv.FieldDef, c candidate) (candidate, string, bool) {
 		}
 	}
 	return c, "", false
+}
+
+// captionPiece: a word is part of one of the side's captions, as the
+// end of a caption the page reading split reads (ICTOF of DISTRICT OF
+// BIRTH, NAMES of FULL NAMES): a run starting with it is the caption's
+// tail, not a value. Only a piece after a caption's start: one that
+// starts a caption (PASSPORT of PASSPORT NO) also starts values
+// (PASSPORT OFFICE, the ICAO specimen's authority). Four letters at
+// least, no digits: shorter pieces (the T of DISTRICT, ALI in
+// NATIONALITY) are also initials and names.
+func (ly *layout) captionPiece(text string) bool {
+	if strings.ContainsAny(text, "0123456789") {
+		return false
+	}
+	k := docdefs.LabelKey(text)
+	if len(k) < 4 {
+		return false
+	}
+	for _, c := range ly.captionKeys {
+		if len(c) > 1 && strings.Contains(c[1:], k) {
+			return true
+		}
+	}
+	return false
 }
 
 func abs(x int) int {

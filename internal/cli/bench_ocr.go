@@ -55,6 +55,25 @@ type benchTally struct {
 	fields, exact     int
 	chars, charErrors int
 	durations, cpu    []time.Duration
+	// byField counts, per field name, the fields scored and read exactly
+	// (the closing table of a run: which fields a family loses).
+	byField map[string]*[2]int
+}
+
+// field counts one scored field in byField.
+func (t *benchTally) field(name string, exact bool) {
+	if t.byField == nil {
+		t.byField = map[string]*[2]int{}
+	}
+	c := t.byField[name]
+	if c == nil {
+		c = &[2]int{}
+		t.byField[name] = c
+	}
+	c[0]++
+	if exact {
+		c[1]++
+	}
 }
 
 func (t *benchTally) add(o *benchTally) {
@@ -69,6 +88,11 @@ func (t *benchTally) add(o *benchTally) {
 	t.charErrors += o.charErrors
 	t.durations = append(t.durations, o.durations...)
 	t.cpu = append(t.cpu, o.cpu...)
+	for n, c := range o.byField {
+		for i := 0; i < c[0]; i++ {
+			t.field(n, i < c[1])
+		}
+	}
 }
 
 func pct(a, b int) string {
@@ -203,6 +227,8 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	}
 	if len(variants) > 1 {
 		printFamilies(w, summary)
+	} else {
+		printByField(w, summary)
 	}
 	return w.Flush()
 }
@@ -277,6 +303,37 @@ func printFamilies(w io.Writer, rows []familyRow) {
 			fmt.Fprintf(w, "\t%s (%d/%d)", pct(t.exact, t.fields), t.exact, t.fields)
 		}
 		fmt.Fprintf(w, "\t%d ms\n", quantile(all.cpu, 0.5).Milliseconds())
+	}
+	printByField(w, rows)
+}
+
+// printByField is exact fields per field name (over all definitions),
+// a column per family and level.
+func printByField(w io.Writer, rows []familyRow) {
+	var names []string
+	for _, r := range rows {
+		for n := range r.t.byField {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	sort.Strings(names)
+	fmt.Fprintf(w, "\nexact fields by field\nfield")
+	for _, r := range rows {
+		fmt.Fprintf(w, "\t%s %s", r.variant, r.level)
+	}
+	fmt.Fprintln(w)
+	for _, n := range names {
+		fmt.Fprintf(w, "%s", n)
+		for _, r := range rows {
+			if c := r.t.byField[n]; c != nil {
+				fmt.Fprintf(w, "\t%s (%d/%d)", pct(c[1], c[0]), c[1], c[0])
+			} else {
+				fmt.Fprintf(w, "\t-")
+			}
+		}
+		fmt.Fprintln(w)
 	}
 }
 
@@ -469,6 +526,7 @@ func (b *ocrBench) readCard(ctx context.Context, name string, def *idv.DocumentD
 		}
 		t.fields++
 		got := fields[f.Name]
+		t.field(f.Name, want == got)
 		if want == got {
 			t.exact++
 		} else {
