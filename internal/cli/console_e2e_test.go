@@ -2,14 +2,9 @@ package cli
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
-	"encoding/pem"
 	"fmt"
 	"io"
-	"log"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -154,36 +149,17 @@ func TestConsoleEndToEnd(t *testing.T) {
 	id, err := webhook.DevIdentity(data)
 	require.NoError(t, err)
 	var received atomic.Int64
-	receiver := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	receiver, receiverCA := mtlsReceiver(t, id.CAPEM, func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		received.Add(1)
 		w.WriteHeader(http.StatusOK)
-	}))
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(id.CAPEM)
-	receiver.TLS = &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool}
-	receiver.Config.ErrorLog = log.New(io.Discard, "", 0)
-	receiver.StartTLS()
-	defer receiver.Close()
-	receiverCA := string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: receiver.Certificate().Raw}))
+	})
 
 	addr, _, stop := serveEnv(t, data, map[string]string{"TAMBUA_MODELS": models}, "--demo=false", "--allow-private-webhooks")
 	defer stop()
 	base := "http://" + addr
 
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chrome), chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.WindowSize(1280, 900),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelT := context.WithTimeout(ctx, 6*time.Minute)
-	defer cancelT()
+	ctx := headlessChrome(t, chrome, 6*time.Minute)
 
 	type step = chromedp.Action[chromedp.Void]
 	runIn := func(c context.Context, what string, actions ...step) {

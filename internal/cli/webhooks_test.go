@@ -3,15 +3,9 @@ package cli
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/csv"
 	"encoding/json"
-	"encoding/pem"
-	"io"
-	"log"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,18 +30,12 @@ func TestWebhooksCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []*http.Request
-	rc := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	rc, rcCA := mtlsReceiver(t, id.CAPEM, func(w http.ResponseWriter, r *http.Request) {
 		got = append(got, r)
 		w.WriteHeader(http.StatusAccepted)
-	}))
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(id.CAPEM)
-	rc.TLS = &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool}
-	rc.Config.ErrorLog = log.New(io.Discard, "", 0)
-	rc.StartTLS()
-	defer rc.Close()
+	})
 	caFile := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: rc.Certificate().Raw}), 0o600); err != nil {
+	if err := os.WriteFile(caFile, []byte(rcCA), 0o600); err != nil {
 		t.Fatal(err)
 	}
 
