@@ -275,7 +275,7 @@ func concatenation(w string, names []string) bool {
 
 func captionStart(w string, labels []string) bool {
 	for _, l := range labels {
-		if len(l) > len(w) && strings.HasPrefix(l, w) || l == w {
+		if strings.HasPrefix(l, w) {
 			return true
 		}
 	}

@@ -80,9 +80,10 @@ func substrate(in inputs) layerResult {
 		lr.skipped = "no front capture to examine"
 		return lr
 	}
-	chroma := localColourSpread(in.front)
+	front := imaging.Clone(in.front) // one NRGBA copy for both colour cues
+	chroma := localColourSpread(front)
 	flat := flatShare(in.capture)
-	texture, lumaTexture := colourTexture(in.front)
+	texture, lumaTexture := colourTexture(front)
 	lr.stats["chroma_spread"] = round3(chroma)
 	lr.stats["flat_block_share"] = round3(flat)
 	lr.stats["colour_texture"] = round3(texture)
@@ -207,14 +208,13 @@ func lumaPlane(img image.Image) (pix []uint8, w, h, stride int) {
 // a 8x5 grid instead of once: a light whose colour changes across the card
 // (a warm lamp on one side, daylight on the other) gives a B/W copy a
 // spread of tints, but within a cell it is nearly one tint.
-func localColourSpread(img image.Image) float64 {
-	n := imaging.Clone(img)
+func localColourSpread(n *image.NRGBA) float64 {
 	b := n.Bounds()
 	mx, my := b.Dx()/25, b.Dy()/25
 	const gx, gy = 8, 5
 	cw, ch := (b.Dx()-2*mx)/gx, (b.Dy()-2*my)/gy
 	if cw < 2 || ch < 2 {
-		return colourSpread(img)
+		return colourSpread(n)
 	}
 	var total, cells float64
 	for cy := 0; cy < gy; cy++ {

@@ -4,8 +4,6 @@ import (
 	"image"
 	"math"
 	"sort"
-
-	"github.com/disintegration/imaging"
 )
 
 // colourTexture measures fine colour structure in the smooth parts of the
@@ -22,10 +20,14 @@ import (
 // from pixel to pixel; a display's red, green and blue subpixels and a
 // colour print's cyan, magenta and yellow dots put colour into every few
 // pixels, which survives the capture as colour moiré or speckle.
-func colourTexture(img image.Image) (colour, luma float64) { return colourTextureAt(img, 2, 16) }
-
-func colourTextureAt(img image.Image, radius, bs int) (colour, luma float64) {
-	n := imaging.Clone(img)
+//
+// n is the rectified card as NRGBA at its origin (substrate converts it
+// once for all its cues).
+func colourTexture(n *image.NRGBA) (colour, luma float64) {
+	// A 5x5 window keeps the subpixel and halftone pitch (2 to 4 px on a
+	// rectified card) and takes out the print's strokes' broader shape;
+	// 16x16 blocks are small enough to find plain background between them.
+	const radius, bs = 2, 16
 	b := n.Bounds()
 	w, h := b.Dx(), b.Dy()
 	if w < 64 || h < 64 {
@@ -78,8 +80,8 @@ func colourTextureAt(img image.Image, radius, bs int) (colour, luma float64) {
 	return cs[len(cs)/2], ls[len(ls)/2]
 }
 
-// highPass is c minus its mean over a (2r+1)^2 window (separable running
-// sums, edges clamped).
+// highPass is c minus its mean over a (2r+1)^2 window (a horizontal then a
+// vertical box sum, edges clamped).
 func highPass(c []float32, w, h, r int) []float32 {
 	tmp := make([]float32, len(c))
 	out := make([]float32, len(c))
