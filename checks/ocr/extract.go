@@ -409,6 +409,9 @@ func (k *Check) pageOf(ctx context.Context, d *idv.DocumentDefinition, side stri
 	if err != nil {
 		return nil, err
 	}
+	if err := k.tess().completeCaptions(ctx, pg, sideCaptionKeys(d, side)); err != nil {
+		return nil, err
+	}
 	return newLayout(pg, d, side), nil
 }
 
@@ -472,7 +475,7 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 				return fieldRead{}, err
 			}
 			r.box, r.label, r.how = c.box, c.label, c.how
-			if r.valid {
+			if ly.accepts(r) {
 				return r, nil
 			}
 			if last.raw == "" {
@@ -480,14 +483,32 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 			}
 			continue
 		}
-		if prose(c.text) || ly.captionWords(c.text) {
+		if prose(c.text) || ly.captionLike(c.text) || ly.captionSized(c) {
 			continue
 		}
 		sub, v, ok := ly.fits(f, c)
 		if !ok {
 			sub = c
 		}
-		if ok && sub.conf >= pageTrust && !precise(f) {
+		// The page reading may have kept only part of the value: when
+		// its ink runs on past the words, the whole run is read first.
+		partial := false
+		if lineCount(ly, sub) == 1 {
+			if grown := ly.pg.growToInk(sub.box, c.words); grown.Dx() > sub.box.Dx()+sub.box.Dy()/2 {
+				partial = true
+				gs := sub
+				gs.box = grown
+				r, err := k.readBox(ctx, f, card, ly.padded(gs), 1)
+				if err != nil {
+					return fieldRead{}, err
+				}
+				if ly.accepts(r) {
+					r.box, r.label, r.how = grown, sub.label, sub.how
+					return r, nil
+				}
+			}
+		}
+		if ok && sub.conf >= pageTrust && !precise(f) && !partial {
 			return fieldRead{raw: fmt.Sprintf("%s|%.0f", sub.text, sub.conf), value: v, valid: true, conf: sub.conf,
 				box: sub.box, label: sub.label, how: sub.how}, nil
 		}
@@ -496,7 +517,7 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 			return fieldRead{}, err
 		}
 		r.box, r.label, r.how = sub.box, sub.label, sub.how
-		if r.valid {
+		if ly.accepts(r) {
 			return r, nil
 		}
 		if ok && sub.conf >= pageFallback {
@@ -510,9 +531,19 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 		z, b := valueZone(f.Zone), card.Image.Bounds()
 		r.how = "zone"
 		r.box = image.Rect(int(z.X*float64(b.Dx())), int(z.Y*float64(b.Dy())), int((z.X+z.W)*float64(b.Dx())), int((z.Y+z.H)*float64(b.Dy())))
+		if !ly.accepts(r) {
+			r.valid, r.value = false, ""
+		}
 		return r, err
 	}
 	return last, nil
+}
+
+// accepts: a re-read value is valid and is not caption print read out of
+// a box or zone that held a caption the page reading missed (URNAMENOM
+// of SURNAME/NOM in a surname's zone).
+func (ly *layout) accepts(r fieldRead) bool {
+	return r.valid && !ly.captionLike(r.value)
 }
 
 // lineCount is how many text lines a candidate spans.

@@ -38,6 +38,9 @@ type layout struct {
 	next            []int    // the word to the right on the same line, -1 if none
 	hits            map[string][]labelHit
 	claimed         map[int]string // word index -> field whose caption it is
+	// captionH is the median height of the caption words found (0 with
+	// fewer than three captions).
+	captionH int
 }
 
 // labelAllowance is how many character edits a caption of n letters may
@@ -59,21 +62,35 @@ func sameLine(a, b image.Rectangle) bool {
 // one line are several heights apart.
 const wordGap = 1.5
 
-func newLayout(pg *page, d *idv.DocumentDefinition, side string) *layout {
-	ly := &layout{pg: pg, next: make([]int, len(pg.words)), hits: map[string][]labelHit{}, claimed: map[int]string{}, generic: d.Generic()}
+// titleGap is wordGap for the document's titles: they are display type,
+// letter-spaced and set with word spaces of about two of their heights
+// (VOTER  ID  CARD read as three words 1.9 heights apart on a synth
+// ghana_voter_id), and matched as a whole phrase in the top band, so a
+// looser chain cannot join a caption to a value.
+const titleGap = 3.0
+
+// nextWords links each word to the nearest word to its right on the same
+// line at most gap glyph heights away (-1 if none).
+func nextWords(pg *page, gap float64) []int {
+	next := make([]int, len(pg.words))
 	for i, a := range pg.words {
-		ly.next[i] = -1
+		next[i] = -1
 		best := math.MaxInt
 		for j, b := range pg.words {
 			if i == j || b.box.Min.X < a.box.Max.X-a.box.Dy()/2 || !sameLine(a.box, b.box) {
 				continue
 			}
-			gap := b.box.Min.X - a.box.Max.X
-			if float64(gap) <= wordGap*float64(max(a.box.Dy(), b.box.Dy())) && gap < best {
-				best, ly.next[i] = gap, j
+			g := b.box.Min.X - a.box.Max.X
+			if float64(g) <= gap*float64(max(a.box.Dy(), b.box.Dy())) && g < best {
+				best, next[i] = g, j
 			}
 		}
 	}
+	return next
+}
+
+func newLayout(pg *page, d *idv.DocumentDefinition, side string) *layout {
+	ly := &layout{pg: pg, next: nextWords(pg, wordGap), hits: map[string][]labelHit{}, claimed: map[int]string{}, generic: d.Generic()}
 	keys := make([]string, len(pg.words))
 	for i, w := range pg.words {
 		keys[i] = docdefs.LabelKey(w.text)
@@ -120,11 +137,15 @@ func newLayout(pg *page, d *idv.DocumentDefinition, side string) *layout {
 	// The document's own titles (REPUBLIC OF KENYA) are claimed too, by
 	// no field: they are print, never a value.
 	ly.hasTitles = len(d.Keywords[side]) > 0
+	var titleNext []int
+	if ly.hasTitles {
+		titleNext = nextWords(pg, titleGap)
+	}
 	for _, kw := range d.Keywords[side] {
 		k := docdefs.LabelKey(kw)
 		for i := range pg.words {
 			acc, idx := "", []int{}
-			for j := i; j >= 0 && len(idx) < 8 && len(acc) < len(k); j = ly.next[j] {
+			for j := i; j >= 0 && len(idx) < 8 && len(acc) < len(k); j = titleNext[j] {
 				acc += keys[j]
 				idx = append(idx, j)
 			}
@@ -167,7 +188,38 @@ func newLayout(pg *page, d *idv.DocumentDefinition, side string) *layout {
 			ly.hits[h.field] = append(ly.hits[h.field], h)
 		}
 	}
+	var hs []int
+	for _, fh := range ly.hits {
+		for _, h := range fh {
+			for _, w := range h.words {
+				hs = append(hs, pg.words[w].box.Dy())
+			}
+		}
+	}
+	if len(ly.hits) >= 3 {
+		sort.Ints(hs)
+		ly.captionH = hs[len(hs)/2]
+	}
 	return ly
+}
+
+// captionSized: every word of the candidate is printed no taller than
+// the side's captions, and it holds no digit: caption print the page
+// reading garbled past matching (DATI E OF BR, NATONABTY TYPE SA), not
+// a value. Values are printed larger than their captions, a third larger
+// and more on every document of the synth corpus and the specimens
+// looked at; 1.1 leaves room for tesseract's box heights, which vary by
+// a few pixels with the letters in a word.
+func (ly *layout) captionSized(c candidate) bool {
+	if ly.captionH == 0 || len(c.words) == 0 || strings.ContainsAny(c.text, "0123456789") {
+		return false
+	}
+	for _, w := range c.words {
+		if float64(ly.pg.words[w].box.Dy()) > 1.1*float64(ly.captionH) {
+			return false
+		}
+	}
+	return true
 }
 
 // foreign: the page holds text but none of the titles the definition
@@ -687,4 +739,65 @@ func levenshtein(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// captionFragment: the text, letters only, is a stretch of one of the
+// side's captions read with at most one wrong letter in five (A LA UKOO
+// of JINA LA UKOO, SUR AA of SURNAME): a caption the page reading cut,
+// found below or beside the caption's other language. Four letters at
+// least: shorter stretches are also initials and names (ALI in
+// NATIONALITY). A value word that happens to lie inside a caption is
+// not lost by this: the test is on the whole run, and a run of a value
+// holds more than one caption's stretch only by chance.
+func (ly *layout) captionFragment(text string) bool {
+	if strings.ContainsAny(text, "0123456789") {
+		return false
+	}
+	k := docdefs.LabelKey(text)
+	if len(k) < 4 {
+		return false
+	}
+	allow := labelAllowance(len(k))
+	if len(k) >= 10 {
+		// A run this long that is a third of its letters away from a
+		// caption is that caption misread (GEVENNARNESMAGNA, 5 edits from
+		// GIVENNAMESMAJINA); no name or place on the synth cards or the
+		// specimens comes that close to a caption.
+		allow = len(k) / 3
+	}
+	for _, c := range ly.captionKeys {
+		if len(c) >= len(k) && infixDistance(k, c) <= allow {
+			return true
+		}
+	}
+	return false
+}
+
+// captionLike: the text is caption print, not a value (captionWords,
+// captionFragment).
+func (ly *layout) captionLike(text string) bool {
+	return ly.captionWords(text) || ly.captionFragment(text)
+}
+
+// infixDistance is the least edit distance between a and any stretch of
+// b.
+func infixDistance(a, b string) int {
+	prev := make([]int, len(b)+1) // a stretch of b may start anywhere: row 0 is free
+	cur := make([]int, len(b)+1)
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	best := len(a)
+	for _, v := range prev {
+		best = min(best, v)
+	}
+	return best
 }

@@ -25,6 +25,7 @@ type word struct {
 type page struct {
 	words []word
 	w, h  int
+	grey  *image.Gray // the side as tesseract saw it
 }
 
 // readPage reads a rectified side once with tesseract's sparse-text
@@ -40,7 +41,7 @@ func (p *pool) readPage(ctx context.Context, img image.Image) (*page, error) {
 		return nil, err
 	}
 	b := g.Bounds()
-	pg := &page{w: b.Dx(), h: b.Dy()}
+	pg := &page{w: b.Dx(), h: b.Dy(), grey: g}
 	for _, bx := range boxes {
 		t := strings.TrimSpace(bx.Word)
 		if t == "" {
@@ -350,23 +351,26 @@ func splitWord(w word) []word {
 	return out
 }
 
-// pageGrey is the side in grey, contrast stretched between its darkest
-// 1 % and its 95 % level, so faint print and tinted backgrounds reach
-// tesseract's own thresholding with the contrast of ink on paper.
+// pageGrey is the side in grey, divided by its paper (flatten) and
+// contrast stretched between its darkest 1 % and its 95 % level, so faint
+// print, tinted backgrounds and uneven light reach tesseract's own
+// thresholding with the contrast of ink on paper. A side with no
+// contrast (blank) is left as it is.
 func pageGrey(img image.Image) *image.Gray {
 	n := imaging.Clone(img)
 	b := n.Bounds()
 	g := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
-	hist := [256]int{}
 	for y := 0; y < b.Dy(); y++ {
 		for x := 0; x < b.Dx(); x++ {
 			p := n.Pix[y*n.Stride+4*x:]
-			v := uint8((299*int(p[0]) + 587*int(p[1]) + 114*int(p[2])) / 1000)
-			g.Pix[y*g.Stride+x] = v
-			hist[v]++
+			g.Pix[y*g.Stride+x] = uint8((299*int(p[0]) + 587*int(p[1]) + 114*int(p[2])) / 1000)
 		}
 	}
-	lo, hi := histPct(hist, len(g.Pix), 0.01), histPct(hist, len(g.Pix), 0.95)
+	if lo, hi := greyRange(g); hi-lo < 20 {
+		return g
+	}
+	g = flatten(g)
+	lo, hi := greyRange(g)
 	if hi-lo < 20 {
 		return g
 	}
@@ -375,6 +379,15 @@ func pageGrey(img image.Image) *image.Gray {
 		g.Pix[i] = uint8(max(0, min(255, s)))
 	}
 	return g
+}
+
+// greyRange is g's 1 % and 95 % grey levels.
+func greyRange(g *image.Gray) (lo, hi int) {
+	var hist [256]int
+	for _, v := range g.Pix {
+		hist[v]++
+	}
+	return histPct(hist, len(g.Pix), 0.01), histPct(hist, len(g.Pix), 0.95)
 }
 
 // Box is a rectangle on a rectified side, in fractions of its width and

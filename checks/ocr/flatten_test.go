@@ -1,0 +1,49 @@
+package ocr
+
+import (
+	"image"
+	"testing"
+)
+
+// TestFlattenEvensPaper: print on paper that darkens from left to right
+// (a shadow) comes out as the same ink on the same paper on both sides.
+func TestFlattenEvensPaper(t *testing.T) {
+	const w, h = 400, 240
+	g := image.NewGray(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			paper := 230 - 130*x/w // 230 at the left edge, 100 at the right
+			v := paper
+			// A 4 px stroke every 40 px in the middle band: print.
+			if y > 100 && y < 140 && x%40 < 4 {
+				v = paper / 3
+			}
+			g.Pix[y*g.Stride+x] = uint8(v)
+		}
+	}
+	f := flatten(g)
+	at := func(x, y int) int { return int(f.Pix[y*f.Stride+x]) }
+	for _, x := range []int{41, 361} {
+		if p := at(x+20, 60); p < 235 {
+			t.Errorf("paper at x=%d flattened to %d, want near 255", x+20, p)
+		}
+		if ink := at(x, 120); ink > 110 {
+			t.Errorf("ink at x=%d flattened to %d, want dark", x, ink)
+		}
+	}
+	if d := at(41, 120) - at(361, 120); d < -20 || d > 20 {
+		t.Errorf("ink on light and dark paper differs by %d after flattening", d)
+	}
+}
+
+func TestSlidingMax(t *testing.T) {
+	src := []uint8{1, 5, 2, 0, 0, 0, 9, 3}
+	dst := make([]uint8, len(src))
+	slidingMax(src, dst, 1)
+	want := []uint8{5, 5, 5, 2, 0, 9, 9, 9}
+	for i := range want {
+		if dst[i] != want[i] {
+			t.Fatalf("slidingMax = %v, want %v", dst, want)
+		}
+	}
+}
