@@ -73,8 +73,11 @@ func (p *pool) readPage(ctx context.Context, img image.Image) (*page, error) {
 const weakConf = 75
 
 // maxRereads bounds the runs read again on one side (each costs a line
-// reading of about 10 ms): the weakest are read first.
-const maxRereads = 8
+// reading of about 10 ms): the weakest are read first. 12: on the
+// flattened page of a synth flow-family Kenyan ID the page reading's
+// artwork guesses took eight turns before the caption `vate issue`
+// (DATE OF ISSUE) got one.
+const maxRereads = 12
 
 // rereadWeak reads runs of weak words again as one line each: a run is
 // words on one line, set at most wordGap glyph heights apart, of about
