@@ -2,6 +2,7 @@
 // folder, the synthetic captures and fake-camera video (Go helper
 // internal/testkit/sdke2e), and a workflow made through the admin CLI.
 import { spawn, execFileSync } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync, rmSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -48,16 +49,38 @@ export async function freePort() {
 }
 
 /**
+ * A JWT signed with HS256 under key, as the server signs its tokens
+ * (server/auth.go): the tests mint real tokens the server's own check
+ * judges, such as one whose lifetime is over.
+ */
+export function signJwt(key, claims) {
+  const enc = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const head = `${enc({ alg: 'HS256', typ: 'JWT' })}.${enc(claims)}`;
+  return `${head}.${createHmac('sha256', key).update(head).digest('base64url')}`;
+}
+
+/** The claims of a JWT, unchecked. */
+export const jwtClaims = (tok) => JSON.parse(Buffer.from(tok.split('.')[1], 'base64url').toString());
+
+/**
  * Starts tambua serve on a fresh data folder and reads the demo
  * organisation it prints. stop() ends it and removes the folder.
+ *
+ * The server is given its signing keys the way replicas are
+ * (TAMBUA_SIGNING_KEY, in the "TOKEN:FILES" form, docs/deploy.md), so
+ * the test knows the token key (tokenKey) and can mint tokens the server
+ * accepts or refuses on their merits, without any test-only switch in
+ * the server.
  */
 export async function startServer(extraArgs = []) {
   const bin = tambuaBin();
   const data = mkdtempSync(join(tmpdir(), 'tmb-data-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const tokenKey = randomBytes(32);
+  const signingKey = `${tokenKey.toString('base64')}:${randomBytes(32).toString('base64')}`;
   const proc = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--data', data, '--workers', '1', '--log-level', 'warn', ...extraArgs], {
-    env: { ...process.env },
+    env: { ...process.env, TAMBUA_SIGNING_KEY: signingKey },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -84,10 +107,11 @@ export async function startServer(extraArgs = []) {
     url,
     data,
     demo,
+    tokenKey,
     logs: () => err,
     /** Runs a tambua admin command on the server's data folder; returns its JSON. */
     admin(...args) {
-      return JSON.parse(execFileSync(bin, [...args, '--data', data, '--json'], { encoding: 'utf8', env: { ...process.env, TAMBUA_CLIENT_SECRET: demo.secret } }));
+      return JSON.parse(execFileSync(bin, [...args, '--data', data, '--json'], { encoding: 'utf8', env: { ...process.env, TAMBUA_CLIENT_SECRET: demo.secret, TAMBUA_SIGNING_KEY: signingKey } }));
     },
     /** A workflow of the demo client from an idv.Workflow object. */
     createWorkflow(def) {

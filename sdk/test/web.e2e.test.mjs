@@ -6,7 +6,7 @@ import { mkdirSync, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { startServer, makeCaptures, e2eWorkflow, sdkDir, freePort } from './helpers.mjs';
+import { startServer, makeCaptures, e2eWorkflow, sdkDir, freePort, postdata, signJwt, jwtClaims } from './helpers.mjs';
 
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const shots = process.env.TAMBUA_SDK_SCREENSHOTS || join(sdkDir, '.build', 'screenshots');
@@ -200,20 +200,27 @@ test('a denied camera permission gives CAMERA_PERMISSION_DENIED and the file upl
   await context.close();
 });
 
-test('an access token the server refuses is refreshed once and the call retried', { skip: !existsSync(chromiumPath) }, async () => {
+test('an expired access token is refreshed once and the call retried', { skip: !existsSync(chromiumPath) }, async () => {
   const context = await browser.newContext({ viewport: { width: 960, height: 540 }, permissions: ['camera'] });
   const calls = [];
+  let expired;
+  let control;
   await context.route(`${server.url}/postdata`, async (route) => {
     const body = JSON.parse(route.request().postData() || '{}');
     const real = await route.fetch();
     calls.push(`${body.method} ${real.status()}`);
     if (body.method === 'refreshAccessToken' && calls.filter((m) => m.startsWith('refreshAccessToken')).length === 1) {
-      // The first refresh hands the SDK a token the server will refuse
-      // (its signature altered), as it refuses an expired one: 401,
-      // "invalid or expired token". The server, not the SDK, finds it out.
+      // The first refresh hands the SDK a truly expired access token: the
+      // server's own claims, signed with the server's key, whose lifetime
+      // ended an hour ago (as when a laptop wakes from sleep), while
+      // expires_in still says an hour, so the SDK cannot know before the
+      // server refuses it.
       const json = await real.json();
-      const [h, c, sig] = json.access_token.split('.');
-      json.access_token = [h, c, (sig[0] === 'A' ? 'B' : 'A') + sig.slice(1)].join('.');
+      const claims = jwtClaims(json.access_token);
+      const now = Math.floor(Date.now() / 1000);
+      expired = signJwt(server.tokenKey, { ...claims, jti: `${claims.jti}x`, iat: now - 7200, exp: now - 3600 });
+      control = signJwt(server.tokenKey, { ...claims, jti: `${claims.jti}y`, iat: now - 60, exp: now + 600 });
+      json.access_token = expired;
       return route.fulfill({ response: real, json });
     }
     return route.fulfill({ response: real });
@@ -223,6 +230,13 @@ test('an access token the server refuses is refreshed once and the call retried'
   assert.deepEqual(calls, ['issueSdkToken 200', 'refreshAccessToken 200', 'getWorkflowById 401', 'refreshAccessToken 200', 'getWorkflowById 200']);
   const events = await page.evaluate(() => window.demoEvents);
   assert.ok(!events.some((e) => e.kind === 'error'), JSON.stringify(events));
+  // The server refused the token for its age alone: the same claims and
+  // key with a lifetime still running are accepted.
+  const ask = (tok) => postdata(server.url, { menu: 'flow', method: 'getWorkflowById', work_flow_id: wf.work_flow_id }, tok);
+  const [old, fresh] = [await ask(expired), await ask(control)];
+  assert.equal(old.status, 401);
+  assert.equal(old.body.v_field48, 'invalid or expired token');
+  assert.equal(fresh.status, 200, JSON.stringify(fresh.body));
   await context.close();
 });
 
