@@ -3,7 +3,7 @@
 // internal/testkit/sdke2e), and a workflow made through the admin CLI.
 import { spawn, execFileSync } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -158,4 +158,31 @@ export function e2eWorkflow(server, name, allowedOrigins = [server.url]) {
     web_sdk_configs: { title: 'Verify with Shop', tagline: 'Two photos of your ID and a selfie', colors: { primary: '#6a1b9a' }, allowed_origins: allowedOrigins },
     react_native_sdk_configs: { title: 'Verify in the app', colors: { primary: '#00695c' } },
   });
+}
+
+/** A binary greyscale PGM (the synthetic scenes' luma). */
+export function readPGM(path) {
+  const b = readFileSync(path);
+  const m = b.subarray(0, 32).toString('latin1').match(/^P5\s+(\d+)\s+(\d+)\s+255\s/);
+  return { width: Number(m[1]), height: Number(m[2]), data: new Uint8Array(b.subarray(m[0].length)) };
+}
+
+/**
+ * A camera frame's luma plane as VisionCamera hands it over: the upright
+ * image turned back (anticlockwise) by the quarter turns that bring it
+ * upright, in rows of stride bytes (wider than the image, as camera
+ * buffers are).
+ */
+export function lumaPlane(img, turns) {
+  const { width: w, height: h, data } = img;
+  const bw = turns % 2 ? h : w;
+  const bh = turns % 2 ? w : h;
+  const stride = bw + 24;
+  const out = new Uint8Array(stride * bh).fill(7);
+  for (let v = 0; v < h; v++)
+    for (let u = 0; u < w; u++) {
+      const [x, y] = [[u, v], [v, w - 1 - u], [w - 1 - u, h - 1 - v], [h - 1 - v, u]][turns];
+      out[y * stride + x] = data[v * w + u];
+    }
+  return { data: out, width: bw, height: bh, stride };
 }
