@@ -45,10 +45,10 @@ type Claims struct {
 	// archiving the workflow ends its sessions too.
 	Session string `json:"ses,omitempty"`
 	Gen     string `json:"gen,omitempty"`
-	// Handoff marks a hand-off code (handoff.go) and the phone session it
-	// opened, whose verification is stored under the hand-off's
-	// request_id; Config is the document type a hand-off code carries to
-	// the phone's SDK token.
+	// Handoff marks the phone session a hand-off code (handoff.go, whose
+	// id is the code's jti) opened: its verification is stored under the
+	// hand-off's request_id. Config is the document type a hand-off code
+	// carries to the phone's SDK token.
 	Handoff string `json:"ho,omitempty"`
 	Config  string `json:"cfg,omitempty"`
 }

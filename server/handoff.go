@@ -53,16 +53,11 @@ const tokenHandoff = "handoff"
 // handoffRequestPrefix makes the request_id of a hand-off's verification.
 const handoffRequestPrefix = "handoff-"
 
-// handoffQRModule is the QR code's pixels per module: a version 10 to 15
-// code (a 300 to 400 character URL) is then 340 to 460 pixels wide, shown
-// at half that on a 2x screen, which phones read at arm's length.
-const handoffQRModule = 6
-
 // handoffResponse is the answer of createHandoff.
 type handoffResponse struct {
 	HandoffToken string `json:"handoff_token"`
 	HandoffURL   string `json:"handoff_url"`
-	QRCode       string `json:"qr_code"`
+	QRCode       string `json:"qr_code"` // one pixel per module: the page scales it by a whole number
 	ExpiresIn    int    `json:"expires_in"`
 }
 
@@ -98,8 +93,7 @@ func (s *Server) createHandoff(ctx context.Context, p *Principal, env *envelope)
 	now := s.tokens.now()
 	tok, err := s.tokens.sign(Claims{
 		RegisteredClaims: jwt.RegisteredClaims{Subject: p.ClientID, IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(HandoffTTL))},
-		Type:             tokenHandoff, Org: p.OrganisationID, Workflow: wf.ID, Session: p.Session,
-		Handoff: randomToken(12), Gen: tokenGen(wf.RefreshToken), Config: config,
+		Type:             tokenHandoff, Org: p.OrganisationID, Workflow: wf.ID, Session: p.Session, Gen: tokenGen(wf.RefreshToken), Config: config,
 	})
 	if err != nil {
 		return nil, apiErr(CodeInternal, "internal error")
@@ -131,8 +125,9 @@ func (s *Server) redeemHandoff(ctx context.Context, r *http.Request, env *envelo
 		s.ipLimiter.charge("ip:" + addr)
 		return apiErr(CodeUnauthorized, "this hand-off code is invalid or has expired; show a new one on the computer")
 	}
+	// The hand-off's id is the token's own (jti): the QR code stays small.
 	c, err := s.tokens.parse(raw, tokenHandoff)
-	if err != nil || c.Handoff == "" || c.Session == "" {
+	if err != nil || c.ID == "" || c.Session == "" {
 		return nil, refuse()
 	}
 	wf, err := s.store.Workflow(ctx, c.Workflow)
@@ -146,10 +141,10 @@ func (s *Server) redeemHandoff(ctx context.Context, r *http.Request, env *envelo
 	if err != nil || !cl.Active || cl.OrganisationID != c.Org {
 		return nil, refuse()
 	}
-	if ok, _ := s.sessions.handoffUsed.allow("ho:" + c.Handoff); !ok {
+	if ok, _ := s.sessions.handoffUsed.allow("ho:" + c.ID); !ok {
 		return nil, apiErr(CodeUnauthorized, "this hand-off code has been used; show a new one on the computer")
 	}
-	return s.mintSession(ctx, wf, c.Config, SDKSessionTTL, c.Handoff)
+	return s.mintSession(ctx, wf, c.Config, SDKSessionTTL, c.ID)
 }
 
 // getHandoffStatus is auth_config/getHandoffStatus: the desktop session
@@ -163,7 +158,7 @@ func (s *Server) getHandoffStatus(ctx context.Context, p *Principal, env *envelo
 		return nil, apiErr(CodeInvalidRequest, "handoff_token is required")
 	}
 	c, err := s.tokens.parseSigned(raw, tokenHandoff)
-	if err != nil || c.Handoff == "" || c.ExpiresAt == nil {
+	if err != nil || c.ID == "" || c.ExpiresAt == nil {
 		return nil, apiErr(CodeUnauthorized, "%s", errToken)
 	}
 	if p.Session == "" || p.Session != c.Session || p.ClientID != c.Subject || p.OrganisationID != c.Org || p.WorkflowID != c.Workflow {
@@ -171,7 +166,7 @@ func (s *Server) getHandoffStatus(ctx context.Context, p *Principal, env *envelo
 	}
 	now := s.tokens.now()
 	out := handoffStatusResponse{ExpiresIn: max(0, int(c.ExpiresAt.Sub(now).Seconds()))}
-	v, err := s.store.Verification(ctx, c.Subject, handoffRequestPrefix+c.Handoff)
+	v, err := s.store.Verification(ctx, c.Subject, handoffRequestPrefix+c.ID)
 	switch {
 	case err == nil && v.WorkflowID == c.Workflow:
 		out.State = "completed"
@@ -182,7 +177,7 @@ func (s *Server) getHandoffStatus(ctx context.Context, p *Principal, env *envelo
 	case errors.Is(err, ErrPending):
 		out.State = "running"
 	case errors.Is(err, ErrNotFound):
-		if unused, _ := s.sessions.handoffUsed.open("ho:" + c.Handoff); !unused {
+		if unused, _ := s.sessions.handoffUsed.open("ho:" + c.ID); !unused {
 			out.State = "opened"
 		} else if now.After(c.ExpiresAt.Time) {
 			out.State = "expired"
@@ -219,7 +214,9 @@ func (t tokens) parseSigned(raw, typ string) (*Claims, error) {
 }
 
 // qrPNG renders text as a QR code (error correction M, which survives a
-// phone camera's glare on a screen) in a PNG data URL.
+// phone camera's glare on a screen) in a PNG data URL, one pixel per
+// module with the 4-module quiet zone: the page scales it up by a whole
+// number of pixels, so every module stays square and sharp.
 func qrPNG(text string) (string, error) {
 	hints := map[gozxing.EncodeHintType]any{gozxing.EncodeHintType_ERROR_CORRECTION: "M", gozxing.EncodeHintType_MARGIN: 4}
 	bm, err := qrcode.NewQRCodeWriter().Encode(text, gozxing.BarcodeFormat_QR_CODE, 1, 1, hints)
@@ -227,11 +224,11 @@ func qrPNG(text string) (string, error) {
 		return "", err
 	}
 	n := bm.GetWidth()
-	img := image.NewGray(image.Rect(0, 0, n*handoffQRModule, n*handoffQRModule))
-	for y := 0; y < n*handoffQRModule; y++ {
-		for x := 0; x < n*handoffQRModule; x++ {
+	img := image.NewGray(image.Rect(0, 0, n, n))
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
 			v := uint8(255)
-			if bm.Get(x/handoffQRModule, y/handoffQRModule) {
+			if bm.Get(x, y) {
 				v = 0
 			}
 			img.SetGray(x, y, color.Gray{Y: v})

@@ -6,7 +6,7 @@ import { mkdirSync, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { startServer, makeCaptures, e2eWorkflow, sdkDir, freePort, postdata, signJwt, jwtClaims } from './helpers.mjs';
+import { startServer, makeCaptures, e2eWorkflow, sdkDir, freePort, postdata, signJwt, jwtClaims, sdke2e } from './helpers.mjs';
 
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const shots = process.env.TAMBUA_SDK_SCREENSHOTS || join(sdkDir, '.build', 'screenshots');
@@ -306,4 +306,69 @@ test('no camera, or an old browser without getUserMedia: the file upload, no per
     await page.waitForSelector('.tmb-review[data-step="id_front"]');
     await context.close();
   }
+});
+
+test('a computer without a camera hands off to a phone by QR code; the computer gets the verdict', { skip: !existsSync(chromiumPath) }, async () => {
+  // The computer: no camera at all.
+  const desk = await browser.newContext({ viewport: { width: 960, height: 640 } });
+  await desk.addInitScript(() => {
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('no device', 'NotFoundError'));
+  });
+  const page = await openDemo(desk);
+  await page.waitForSelector('.tmb-start', { timeout: 30_000 });
+  await page.click('.tmb-start');
+  await page.waitForSelector('.tmb-fallback[data-problem="none"] .tmb-handoff', { timeout: 20_000 });
+  await page.click('.tmb-handoff');
+  const qr = page.locator('.tmb-qr');
+  await qr.waitFor({ timeout: 20_000 });
+  await page.evaluate(() => document.querySelector('.tmb-qr').decode());
+  assert.equal(await page.getAttribute('.tmb-handoff-state', 'data-state'), 'waiting');
+  await page.screenshot({ path: join(shots, 'web-handoff-qr.png') });
+  // What a phone's camera reads off the screen: the QR code as drawn.
+  const qrShot = join(shots, 'handoff-qr-element.png');
+  await qr.screenshot({ path: qrShot });
+  const link = sdke2e('qr', qrShot);
+  assert.match(link, new RegExp(`^${server.url.replace(/[.]/g, '\\.')}/handoff#[\\w-]+\\.[\\w-]+\\.[\\w-]+$`), 'the hand-off URL, its token in the fragment');
+
+  // The phone: a camera, a phone-sized screen.
+  const phone = await browser.newContext({ viewport: { width: 960, height: 540 }, permissions: ['camera'] });
+  const ph = await phone.newPage();
+  ph.on('pageerror', (e) => console.error('phone page error:', e.message));
+  const sent = [];
+  ph.on('request', (r) => sent.push(r.url()));
+  await ph.goto(link);
+  await ph.waitForSelector('.tmb-start', { timeout: 30_000 });
+  assert.equal(new URL(ph.url()).hash, '', 'the token is taken out of the address bar');
+  assert.ok(!sent.some((u) => u.includes('#') || u.includes(link.split('#')[1])), 'the token is never in a request URL');
+  await page.waitForSelector('.tmb-handoff-state[data-state="opened"]', { timeout: 10_000 });
+  await ph.click('.tmb-start');
+  for (const step of ['id_front', 'id_back', 'selfie']) {
+    await captureStep(ph, step);
+    await ph.click('.tmb-continue');
+  }
+  await ph.waitForSelector('.tmb-done', { timeout: 150_000 });
+  assert.match(await ph.textContent('.tmb-done'), /go back to your computer/);
+  await ph.screenshot({ path: join(shots, 'web-handoff-phone-done.png') });
+
+  // The computer learns the result and calls onSuccess with the verdict.
+  await page.waitForFunction(() => window.demoEvents.some((e) => e.kind === 'success' || e.kind === 'error'), null, { timeout: 30_000 });
+  const events = await page.evaluate(() => window.demoEvents);
+  const done = events.find((e) => e.kind === 'success');
+  assert.ok(done, `onSuccess was not called on the computer: ${JSON.stringify(events)}`);
+  const phoneEvents = await ph.evaluate(() => window.handoffEvents);
+  const phoneDone = phoneEvents.find((e) => e.kind === 'success');
+  assert.equal(done.data.verification_id, phoneDone?.data.verification_id, 'the phone’s verification');
+  assert.equal(done.data.verification_decision, 'accept');
+  await page.waitForSelector('.tmb-done', { timeout: 10_000 });
+  console.log(`web hand-off: verdict ${done.data.verification_decision} (${done.data.status}) on the computer`);
+
+  // The code opens one phone only.
+  const again = await phone.newPage();
+  await again.goto(link);
+  await again.waitForSelector('.tmb-error', { timeout: 20_000 });
+  const err = (await again.evaluate(() => window.handoffEvents)).find((e) => e.kind === 'error');
+  assert.equal(err?.data.code, 'TOKEN_REFRESH_FAILED');
+  assert.match(err?.data.message, /has been used/);
+  await phone.close();
+  await desk.close();
 });

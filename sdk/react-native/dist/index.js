@@ -229,7 +229,16 @@ var en = {
   retryCameraButton: "Try the camera again",
   errorTitle: "Something went wrong on our side",
   errorText: "Your verification did not run. This says nothing about you. Please try again.",
-  tryAgainButton: "Try again"
+  tryAgainButton: "Try again",
+  handoffButton: "Continue on your phone",
+  handoffTitle: "Continue on your phone",
+  handoffText: "Scan this code with your phone’s camera. The code works once, for 10 minutes.",
+  handoffWaiting: "Waiting for your phone…",
+  handoffOpened: "Opened on your phone. Take the photos there.",
+  handoffRunning: "Checking your documents…",
+  handoffExpired: "This code has expired.",
+  handoffNewCode: "Show a new code",
+  handoffDone: "Done. You can go back to your computer."
 };
 var sw = {
   heroMessage: "Thibitisha utambulisho wako",
@@ -264,7 +273,16 @@ var sw = {
   retryCameraButton: "Jaribu kamera tena",
   errorTitle: "Hitilafu imetokea upande wetu",
   errorText: "Uthibitishaji wako haukufanyika. Hili si jibu kukuhusu. Tafadhali jaribu tena.",
-  tryAgainButton: "Jaribu tena"
+  tryAgainButton: "Jaribu tena",
+  handoffButton: "Endelea kwenye simu yako",
+  handoffTitle: "Endelea kwenye simu yako",
+  handoffText: "Changanua msimbo huu kwa kamera ya simu yako. Msimbo unatumika mara moja, kwa dakika 10.",
+  handoffWaiting: "Tunasubiri simu yako…",
+  handoffOpened: "Imefunguliwa kwenye simu yako. Piga picha huko.",
+  handoffRunning: "Tunakagua nyaraka zako…",
+  handoffExpired: "Msimbo huu umeisha muda.",
+  handoffNewCode: "Onyesha msimbo mpya",
+  handoffDone: "Imekamilika. Unaweza kurudi kwenye kompyuta yako."
 };
 var fr = {
   heroMessage: "Vérifiez votre identité",
@@ -299,7 +317,16 @@ var fr = {
   retryCameraButton: "Réessayer la caméra",
   errorTitle: "Un problème est survenu de notre côté",
   errorText: "Votre vérification n’a pas eu lieu. Ce n’est pas un résultat vous concernant. Veuillez réessayer.",
-  tryAgainButton: "Réessayer"
+  tryAgainButton: "Réessayer",
+  handoffButton: "Continuer sur votre téléphone",
+  handoffTitle: "Continuer sur votre téléphone",
+  handoffText: "Scannez ce code avec l’appareil photo de votre téléphone. Il sert une fois, pendant 10 minutes.",
+  handoffWaiting: "En attente de votre téléphone…",
+  handoffOpened: "Ouvert sur votre téléphone. Prenez les photos là-bas.",
+  handoffRunning: "Vérification de vos documents…",
+  handoffExpired: "Ce code a expiré.",
+  handoffNewCode: "Afficher un nouveau code",
+  handoffDone: "Terminé. Vous pouvez revenir à votre ordinateur."
 };
 var texts = { en, sw, fr };
 function pickLanguage(preferred) {
@@ -1001,6 +1028,25 @@ var ApiClient = class {
       throw new SdkError("WORKFLOW_FETCH_FAILED", e.message);
     }
   }
+  /** createHandoff: a single-use code that opens this workflow on a phone (docs/sdk.md). */
+  async createHandoff() {
+    const body = await this.authed({ menu: "auth_config", method: "createHandoff", config: this.claims.config || void 0 }, "VERIFICATION_FAILED", TIMEOUTS.token);
+    const { handoff_token: token, handoff_url: url, qr_code: qr, expires_in: ttl } = body;
+    if (typeof token !== "string" || typeof url !== "string" || typeof qr !== "string" || !/^data:image\/png;base64,/.test(qr)) {
+      throw new SdkError("VERIFICATION_FAILED", "the hand-off answer is not understood");
+    }
+    return { token, url, qr, expiresIn: typeof ttl === "number" ? ttl : 600 };
+  }
+  /** getHandoffStatus: how far the phone has got; the result once it ran. */
+  async handoffStatus(token) {
+    const body = await this.authed({ menu: "auth_config", method: "getHandoffStatus", handoff_token: token }, "VERIFICATION_FAILED", TIMEOUTS.token);
+    const state = body.state;
+    if (state !== "waiting" && state !== "opened" && state !== "running" && state !== "completed" && state !== "expired") {
+      throw new SdkError("VERIFICATION_FAILED", "the hand-off status is not understood");
+    }
+    const result = body.result && typeof body.result === "object" ? body.result : void 0;
+    return { state, result };
+  }
   /** submitVerification with a compressed payload; returns the server's result. */
   async submit(payload) {
     return this.authed({ menu: "verification", method: "submitVerification", payload }, "VERIFICATION_FAILED", TIMEOUTS.submit);
@@ -1263,6 +1309,37 @@ var VerificationSession = class {
       this.step({ name: "error", index: 0, total: this.steps.length });
       throw this.fail(e);
     }
+  }
+  /** A hand-off code for a phone (the desktop side). */
+  async createHandoff() {
+    if (!this.api) throw this.fail(new SdkError("VERIFICATION_FAILED", "hand-off before start"));
+    try {
+      return await this.api.createHandoff();
+    } catch (e) {
+      throw this.fail(e);
+    }
+  }
+  /**
+   * Polls a hand-off once. When the phone's verification has run, this
+   * session completes with its result: onSuccess, as if submitted here.
+   * Errors are thrown, not reported to onError.
+   */
+  async pollHandoff(token) {
+    var _a2, _b2;
+    if (!this.api) throw this.fail(new SdkError("VERIFICATION_FAILED", "hand-off before start"));
+    const st = await this.api.handoffStatus(token);
+    if (st.state === "completed" && st.result && !this.finished) {
+      let result;
+      try {
+        result = toResult(st.result);
+      } catch (e) {
+        throw this.fail(new SdkError("VERIFICATION_FAILED", e.message));
+      }
+      this.finished = true;
+      this.step({ name: "complete", index: 0, total: this.steps.length });
+      (_b2 = (_a2 = this.opts).onSuccess) == null ? void 0 : _b2.call(_a2, result);
+    }
+    return st.state;
   }
   /** The holder leaves before the end. */
   cancel() {
