@@ -375,7 +375,8 @@ export class Widget {
       img.style.width = `${Math.max(1, Math.floor(Math.min(300, this.root.clientWidth * 0.8) / n)) * n}px`;
     };
     img.src = h.qr;
-    img.alt = h.url;
+    // Not the URL: a screen reader would read the token out.
+    img.alt = m.handoffTitle;
     const state = el('p', 'tmb-p tmb-handoff-state', m.handoffWaiting);
     state.setAttribute('aria-live', 'polite');
     state.dataset.state = 'waiting';
