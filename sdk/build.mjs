@@ -40,7 +40,7 @@ const reactNative = {
   platform: 'neutral',
   target: ['es2019'],
   jsx: 'automatic',
-  external: ['react', 'react/jsx-runtime', 'react-native', 'react-native-vision-camera', '@react-native-community/image-editor'],
+  external: ['react', 'react/jsx-runtime', 'react-native', 'react-native-vision-camera', 'react-native-worklets-core', '@react-native-community/image-editor'],
   legalComments: 'none',
   charset: 'utf8',
   write: false,
@@ -128,6 +128,7 @@ await esbuild.build({
   alias: {
     'react-native': join(here, 'test/mocks/react-native.mjs'),
     'react-native-vision-camera': join(here, 'test/mocks/vision-camera.mjs'),
+    'react-native-worklets-core': join(here, 'test/mocks/worklets-core.mjs'),
     '@react-native-community/image-editor': join(here, 'test/mocks/image-editor.mjs'),
   },
   logLevel: 'warning',

@@ -45,6 +45,12 @@ type Claims struct {
 	// archiving the workflow ends its sessions too.
 	Session string `json:"ses,omitempty"`
 	Gen     string `json:"gen,omitempty"`
+	// Handoff marks the phone session a hand-off code (handoff.go, whose
+	// id is the code's jti) opened: its verification is stored under the
+	// hand-off's request_id. Config is the document type a hand-off code
+	// carries to the phone's SDK token.
+	Handoff string `json:"ho,omitempty"`
+	Config  string `json:"cfg,omitempty"`
 }
 
 // Keys are the server's secrets, created on first start and kept in the
@@ -129,7 +135,7 @@ func (t tokens) parse(raw, typ string) (*Claims, error) {
 		jwt.WithTimeFunc(t.now),
 		jwt.WithIssuedAt(),
 	}
-	if typ == tokenAccess {
+	if typ == tokenAccess || typ == tokenHandoff {
 		opts = append(opts, jwt.WithExpirationRequired())
 	}
 	var c Claims
@@ -148,6 +154,8 @@ type Principal struct {
 	WorkflowID string
 	// Session is the SDK session of the token, when it has one.
 	Session string
+	// Handoff is the hand-off that opened the session, when one did.
+	Handoff string
 }
 
 // authenticate checks the Authorization header and the client behind the
@@ -170,7 +178,7 @@ func (s *Server) authenticate(r *http.Request) (*Principal, *APIError) {
 	if err != nil || !cl.Active || cl.OrganisationID != c.Org {
 		return nil, apiErr(CodeUnauthorized, "%s", errToken)
 	}
-	return &Principal{ClientID: c.Subject, OrganisationID: c.Org, WorkflowID: c.Workflow, Session: c.Session}, nil
+	return &Principal{ClientID: c.Subject, OrganisationID: c.Org, WorkflowID: c.Workflow, Session: c.Session, Handoff: c.Handoff}, nil
 }
 
 // Argon2id parameters: OWASP's baseline (19 MiB, 2 passes, 1 lane), a hash

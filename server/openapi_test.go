@@ -115,6 +115,14 @@ func TestOpenAPIDescribesResponses(t *testing.T) {
 	check(e.uploadRequest("", e.uploadMessage(e.wfOCR, nil), part{"front", front}, part{"back", back}))
 	check(jsonReq("/v1/verify", tok, map[string]any{"client_id": e.client.ID, "work_flow_id": e.wfOCR.ID, "method": "process_idv",
 		"id_front_image_url": dataURL(front), "id_back_image_url": dataURL(back)}))
+	// The SDK's session and hand-off methods.
+	gen := check(jsonReq("/postdata", tok, envelope("auth_config", "generateSdkToken", map[string]any{"work_flow_id": e.wfFace.ID})))
+	sdk := sdkClaims(t, gen.str("sdk_token"))
+	desk := check(jsonReq("/postdata", "", envelope("auth_config", "refreshAccessToken", map[string]any{"refresh_token": sdk["refresh_token"]}))).str("access_token")
+	ho := check(jsonReq("/postdata", desk, envelope("auth_config", "createHandoff", nil))).str("handoff_token")
+	check(jsonReq("/postdata", desk, envelope("auth_config", "getHandoffStatus", map[string]any{"handoff_token": ho})))
+	check(jsonReq("/postdata", "", envelope("auth_config", "redeemHandoff", map[string]any{"handoff_token": ho})))
+	check(jsonReq("/postdata", desk, envelope("auth_config", "getHandoffStatus", map[string]any{"handoff_token": ho})))
 	// File URLs are left out: their key spans several path segments, which
 	// OpenAPI path templates cannot express (TestFileURLs covers them).
 	for _, p := range []string{"/healthz", "/readyz", "/metrics", "/openapi.yaml"} {

@@ -123,6 +123,15 @@ var postdataOps = map[[2]string]postdataOp{
 	{MenuAuth, MethodGenerateSDKToken}: {auth: true, run: func(s *Server, r *http.Request, p *Principal, env *envelope) (any, *APIError) {
 		return s.generateSDKToken(r.Context(), p, env)
 	}},
+	{MenuAuth, MethodCreateHandoff}: {auth: true, run: func(s *Server, r *http.Request, p *Principal, env *envelope) (any, *APIError) {
+		return s.createHandoff(r.Context(), p, env)
+	}},
+	{MenuAuth, MethodRedeemHandoff}: {run: func(s *Server, r *http.Request, _ *Principal, env *envelope) (any, *APIError) {
+		return s.redeemHandoff(r.Context(), r, env)
+	}},
+	{MenuAuth, MethodHandoffStatus}: {auth: true, run: func(s *Server, r *http.Request, p *Principal, env *envelope) (any, *APIError) {
+		return s.getHandoffStatus(r.Context(), p, env)
+	}},
 	{MenuFlow, "getWorkflowById"}: {auth: true, run: func(s *Server, r *http.Request, p *Principal, env *envelope) (any, *APIError) {
 		return s.getWorkflowByID(r.Context(), p, env)
 	}},

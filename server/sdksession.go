@@ -71,6 +71,11 @@ type sdkSessions struct {
 	perAddr *limiter // issueSdkToken per workflow and caller address
 	perFlow *limiter // issueSdkToken per workflow
 	uses    *limiter // verifications per session, never refilled
+	// handoffs counts the hand-off codes a session creates; handoffUsed
+	// holds one token per hand-off, taken when it is redeemed. Neither
+	// refills.
+	handoffs    *limiter
+	handoffUsed *limiter
 }
 
 func newSDKSessions(now func() time.Time) *sdkSessions {
@@ -78,6 +83,12 @@ func newSDKSessions(now func() time.Time) *sdkSessions {
 		perAddr: newLimiter(sessionAddrPerSec, sessionAddrBurst, now),
 		perFlow: newLimiter(sessionFlowPerSec, sessionFlowBurst, now),
 		uses:    newLimiter(sessionNeverRefill, SDKSessionVerifications, now),
+		// An evicted key (after 65,536 others in its shard, see limiter)
+		// gets a full bucket again; a hand-off code is worth redeeming for
+		// HandoffTTL only, far less than such churn takes at the issue
+		// limits.
+		handoffs:    newLimiter(sessionNeverRefill, handoffsPerSession, now),
+		handoffUsed: newLimiter(sessionNeverRefill, 1, now),
 	}
 }
 
@@ -125,7 +136,7 @@ func (s *Server) sessionAccess(c *Claims) (string, int, error) {
 	}
 	tok, err := s.tokens.sign(Claims{
 		RegisteredClaims: jwt.RegisteredClaims{Subject: c.Subject, IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(exp)},
-		Type:             tokenAccess, Org: c.Org, Workflow: c.Workflow, Session: c.Session, Gen: c.Gen,
+		Type:             tokenAccess, Org: c.Org, Workflow: c.Workflow, Session: c.Session, Gen: c.Gen, Handoff: c.Handoff,
 	})
 	return tok, int(exp.Sub(now).Seconds()), err
 }
@@ -182,7 +193,7 @@ func (s *Server) issueSDKToken(ctx context.Context, r *http.Request, env *envelo
 	if err != nil || !cl.Active {
 		return nil, apiErr(CodeNotFound, "unknown workflow %q for this client", truncate(flowID, 64))
 	}
-	return s.mintSession(ctx, wf, env.str("config"), SDKSessionTTL)
+	return s.mintSession(ctx, wf, env.str("config"), SDKSessionTTL, "")
 }
 
 // generateSDKToken is auth_config/generateSdkToken: the client's backend,
@@ -207,12 +218,13 @@ func (s *Server) generateSDKToken(ctx context.Context, p *Principal, env *envelo
 	if aerr != nil {
 		return nil, aerr
 	}
-	return s.mintSession(ctx, wf, env.str("config"), ttl)
+	return s.mintSession(ctx, wf, env.str("config"), ttl, "")
 }
 
 // mintSession checks the organisation can pay for one verification of the
-// workflow and returns a new session's SDK token.
-func (s *Server) mintSession(ctx context.Context, wf Workflow, config string, ttl time.Duration) (any, *APIError) {
+// workflow and returns a new session's SDK token; handoff, when set,
+// binds the session to the hand-off that opened it.
+func (s *Server) mintSession(ctx context.Context, wf Workflow, config string, ttl time.Duration, handoff string) (any, *APIError) {
 	if config != "" && !contains(wf.Definition.DocumentTypes, config) {
 		return nil, apiErr(CodeUnknownConfig, "config %q is not among the workflow's document types %v", truncate(config, 64), wf.Definition.DocumentTypes)
 	}
@@ -228,7 +240,7 @@ func (s *Server) mintSession(ctx context.Context, wf Workflow, config string, tt
 	refresh, err := s.tokens.sign(Claims{
 		RegisteredClaims: jwt.RegisteredClaims{Subject: wf.ClientID, IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(exp)},
 		Type:             tokenRefresh, Org: wf.OrganisationID, Workflow: wf.ID,
-		Session: randomToken(12), Gen: tokenGen(wf.RefreshToken),
+		Session: randomToken(12), Gen: tokenGen(wf.RefreshToken), Handoff: handoff,
 	})
 	if err != nil {
 		return nil, apiErr(CodeInternal, "internal error")

@@ -237,7 +237,8 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 			s.log.Warn("rate limits: the shared buckets failed; this replica's own are used meanwhile", "err", err)
 		}
 		for name, l := range map[string]*limiter{"secret": s.limiter, "addr": s.ipLimiter, "refresh": s.refreshLimiter,
-			"store": s.storeLimiter, "sdk-addr": s.sessions.perAddr, "sdk-flow": s.sessions.perFlow, "sdk-uses": s.sessions.uses} {
+			"store": s.storeLimiter, "sdk-addr": s.sessions.perAddr, "sdk-flow": s.sessions.perFlow, "sdk-uses": s.sessions.uses,
+			"sdk-handoffs": s.sessions.handoffs, "sdk-handoff-used": s.sessions.handoffUsed} {
 			l.share(rl, name, warn)
 		}
 	}

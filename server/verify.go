@@ -333,6 +333,12 @@ func (s *Server) verify(ctx context.Context, in *verifyInput) ([]byte, *APIError
 	if in.p.WorkflowID != "" && in.workflowID != in.p.WorkflowID {
 		return nil, apiErr(CodeForbidden, "the access token is scoped to another workflow")
 	}
+	if in.p.Handoff != "" {
+		// A phone opened by a hand-off runs one verification, stored
+		// where the desktop that handed off looks for it; a retry after a
+		// dropped connection replays it as any repeated request_id does.
+		in.requestID = handoffRequestPrefix + in.p.Handoff
+	}
 	if in.noAdapter {
 		return s.storeOnly(ctx, in)
 	}
@@ -429,11 +435,7 @@ func (s *Server) replay(ctx context.Context, in *verifyInput, workflowID, fp str
 		switch {
 		case err == nil:
 			s.metrics.replays.Inc()
-			out := []byte(v.Result)
-			for url, key := range v.Files {
-				out = bytes.ReplaceAll(out, []byte(url), []byte(s.FileURL(key)))
-			}
-			return out, nil
+			return s.storedResult(v), nil
 		case errors.Is(err, ErrNotFound):
 			return nil, nil
 		case errors.Is(err, ErrPending):

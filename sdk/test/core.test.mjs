@@ -352,3 +352,41 @@ test('the session: callbacks, step changes, the selfie rule and errors', async (
   session.cancel();
   assert.deepEqual(events, [['step', 'landing'], ['error', 'VERIFICATION_FAILED'], ['step', 'submitting'], ['step', 'complete'], ['success', 'pending']], 'no onCancel after the end');
 });
+
+test("hand-off: the desktop session polls; the phone's result completes it once, errors are thrown not reported", async () => {
+  const events = [];
+  const cb = { onSuccess: (r) => events.push(['success', r.verification_id, r.status]), onError: (e) => events.push(['error', e.code]), onStepChange: (s) => events.push(['step', s.name]) };
+  const qr = 'data:image/png;base64,iVBORw0KGgo=';
+  const result = { idv_unique_id: 'h'.repeat(32), verification_decision: 'accept' };
+  const s = scripted([
+    tokenOK('a1'),
+    workflowOK,
+    [200, { handoff_token: 'h.t.k', handoff_url: 'https://idv.example/handoff#h.t.k', qr_code: qr, expires_in: 600 }],
+    [200, { state: 'waiting', expires_in: 590 }],
+    'drop',
+    [200, { state: 'opened', expires_in: 500 }],
+    [200, { state: 'completed', expires_in: 400, result }],
+    [200, { state: 'completed', expires_in: 398, result }],
+  ]);
+  const session = new VerificationSession({ token: jwt(claims), language: 'en', platform: 'web', fetch: s.fetch, ...cb });
+  await session.start();
+  const h = await session.createHandoff();
+  assert.deepEqual(h, { token: 'h.t.k', url: 'https://idv.example/handoff#h.t.k', qr, expiresIn: 600 });
+  assert.equal(s.calls[2].body.config, 'kenya_national_id', "the desktop's document type goes to the phone");
+  assert.equal(s.calls[2].auth, 'Bearer a1');
+  assert.equal(await session.pollHandoff(h.token), 'waiting');
+  // A dropped poll is retried once by the client's rule, then answers.
+  assert.equal(await session.pollHandoff(h.token), 'opened');
+  assert.equal(await session.pollHandoff(h.token), 'completed');
+  assert.equal(await session.pollHandoff(h.token), 'completed');
+  assert.deepEqual(s.calls.slice(3).map((c) => [c.method, c.body.handoff_token]), Array(5).fill(['getHandoffStatus', 'h.t.k']));
+  assert.deepEqual(events, [['step', 'landing'], ['step', 'complete'], ['success', 'h'.repeat(32), 'success']], 'onSuccess once, with the phone’s verdict');
+
+  // A status the client does not understand is thrown, not sent to onError.
+  const bad = scripted([tokenOK('a1'), workflowOK, [200, { state: 'sideways' }]]);
+  events.length = 0;
+  const s2 = new VerificationSession({ token: jwt(claims), language: 'en', platform: 'web', fetch: bad.fetch, ...cb });
+  await s2.start();
+  await assert.rejects(s2.pollHandoff('x'), (e) => e.code === 'VERIFICATION_FAILED');
+  assert.deepEqual(events, [['step', 'landing']]);
+});

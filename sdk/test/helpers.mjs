@@ -2,7 +2,8 @@
 // folder, the synthetic captures and fake-camera video (Go helper
 // internal/testkit/sdke2e), and a workflow made through the admin CLI.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync, existsSync } from 'node:fs';
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -48,16 +49,38 @@ export async function freePort() {
 }
 
 /**
+ * A JWT signed with HS256 under key, as the server signs its tokens
+ * (server/auth.go): the tests mint real tokens the server's own check
+ * judges, such as one whose lifetime is over.
+ */
+export function signJwt(key, claims) {
+  const enc = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const head = `${enc({ alg: 'HS256', typ: 'JWT' })}.${enc(claims)}`;
+  return `${head}.${createHmac('sha256', key).update(head).digest('base64url')}`;
+}
+
+/** The claims of a JWT, unchecked. */
+export const jwtClaims = (tok) => JSON.parse(Buffer.from(tok.split('.')[1], 'base64url').toString());
+
+/**
  * Starts tambua serve on a fresh data folder and reads the demo
  * organisation it prints. stop() ends it and removes the folder.
+ *
+ * The server is given its signing keys the way replicas are
+ * (TAMBUA_SIGNING_KEY, in the "TOKEN:FILES" form, docs/deploy.md), so
+ * the test knows the token key (tokenKey) and can mint tokens the server
+ * accepts or refuses on their merits, without any test-only switch in
+ * the server.
  */
 export async function startServer(extraArgs = []) {
   const bin = tambuaBin();
   const data = mkdtempSync(join(tmpdir(), 'tmb-data-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const tokenKey = randomBytes(32);
+  const signingKey = `${tokenKey.toString('base64')}:${randomBytes(32).toString('base64')}`;
   const proc = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--data', data, '--workers', '1', '--log-level', 'warn', ...extraArgs], {
-    env: { ...process.env },
+    env: { ...process.env, TAMBUA_SIGNING_KEY: signingKey },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -84,10 +107,11 @@ export async function startServer(extraArgs = []) {
     url,
     data,
     demo,
+    tokenKey,
     logs: () => err,
     /** Runs a tambua admin command on the server's data folder; returns its JSON. */
     admin(...args) {
-      return JSON.parse(execFileSync(bin, [...args, '--data', data, '--json'], { encoding: 'utf8', env: { ...process.env, TAMBUA_CLIENT_SECRET: demo.secret } }));
+      return JSON.parse(execFileSync(bin, [...args, '--data', data, '--json'], { encoding: 'utf8', env: { ...process.env, TAMBUA_CLIENT_SECRET: demo.secret, TAMBUA_SIGNING_KEY: signingKey } }));
     },
     /** A workflow of the demo client from an idv.Workflow object. */
     createWorkflow(def) {
@@ -134,4 +158,31 @@ export function e2eWorkflow(server, name, allowedOrigins = [server.url]) {
     web_sdk_configs: { title: 'Verify with Shop', tagline: 'Two photos of your ID and a selfie', colors: { primary: '#6a1b9a' }, allowed_origins: allowedOrigins },
     react_native_sdk_configs: { title: 'Verify in the app', colors: { primary: '#00695c' } },
   });
+}
+
+/** A binary greyscale PGM (the synthetic scenes' luma). */
+export function readPGM(path) {
+  const b = readFileSync(path);
+  const m = b.subarray(0, 32).toString('latin1').match(/^P5\s+(\d+)\s+(\d+)\s+255\s/);
+  return { width: Number(m[1]), height: Number(m[2]), data: new Uint8Array(b.subarray(m[0].length)) };
+}
+
+/**
+ * A camera frame's luma plane as VisionCamera hands it over: the upright
+ * image turned back (anticlockwise) by the quarter turns that bring it
+ * upright, in rows of stride bytes (wider than the image, as camera
+ * buffers are).
+ */
+export function lumaPlane(img, turns) {
+  const { width: w, height: h, data } = img;
+  const bw = turns % 2 ? h : w;
+  const bh = turns % 2 ? w : h;
+  const stride = bw + 24;
+  const out = new Uint8Array(stride * bh).fill(7);
+  for (let v = 0; v < h; v++)
+    for (let u = 0; u < w; u++) {
+      const [x, y] = [[u, v], [v, w - 1 - u], [w - 1 - u, h - 1 - v], [h - 1 - v, u]][turns];
+      out[y * stride + x] = data[v * w + u];
+    }
+  return { data: out, width: bw, height: bh, stride };
 }

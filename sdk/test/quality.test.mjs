@@ -5,23 +5,19 @@
 // (Kenyan ID) are held out.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyseCard, AutoCapture, ID_RATIO, idFrameRect } from '../.build/core.mjs';
-import { makeCaptures } from './helpers.mjs';
+import { analyseCard, AutoCapture, ID_RATIO, idFrameRect, sampleFramePlane } from '../.build/core.mjs';
 
-function readPGM(path) {
-  const b = readFileSync(path);
-  const header = b.subarray(0, 32).toString('latin1');
-  const m = header.match(/^P5\s+(\d+)\s+(\d+)\s+255\s/);
-  const off = m[0].length;
-  return { width: Number(m[1]), height: Number(m[2]), data: new Uint8Array(b.subarray(off)) };
-}
+const ANALYSE_W = 200;
+const ANALYSE_H = Math.round(ANALYSE_W / ID_RATIO);
+import { makeCaptures, readPGM, lumaPlane as plane } from './helpers.mjs';
 
 // What the web SDK does: the frame region, area-averaged to 200 px wide.
 // shift moves the frame sideways (a share of its width); zoom > 1 brings
 // the card closer (the frame sees the middle 1/zoom of it).
 function frameSample(img, shift = 0, zoom = 1) {
+  shift ??= 0;
+  zoom ??= 1;
   const f = idFrameRect(img.width, img.height);
   const r = { x: f.x + (f.width * (1 - 1 / zoom)) / 2, y: f.y + (f.height * (1 - 1 / zoom)) / 2, width: f.width / zoom, height: f.height / zoom };
   const W = 200;
@@ -91,22 +87,29 @@ before(() => {
 function variants(dir) {
   const front = readPGM(join(dir, 'scene-front.pgm'));
   const selfie = readPGM(join(dir, 'scene-selfie.pgm'));
-  return [
-    { name: 'sharp card', img: frameSample(front), want: 'ready' },
-    { name: 'defocused card', img: frameSample(boxBlur(front, 3)), want: 'blurry' },
-    { name: 'dark room', img: frameSample(scale(front, 0.22)), want: 'dark' },
-    { name: 'glare', img: glare(frameSample(front)), want: 'glare' },
+  // full: the camera frame; shift and zoom move the card in the ID
+  // frame; post alters the sample (a highlight).
+  const list = [
+    { name: 'sharp card', full: front, want: 'ready' },
+    { name: 'defocused card', full: boxBlur(front, 3), want: 'blurry' },
+    { name: 'dark room', full: scale(front, 0.22), want: 'dark' },
+    { name: 'glare', full: front, post: glare, want: 'glare' },
     // What Chromium shows of the fake camera: video range stretched to full
     // range, the pale page clipped with its print intact.
-    { name: 'pale page at full exposure', img: frameSample(stretch(front)), want: 'ready' },
-    { name: 'card a third out of the frame', img: frameSample(front, 0.35), want: 'no_card' },
+    { name: 'pale page at full exposure', full: stretch(front), want: 'ready' },
+    { name: 'card a third out of the frame', full: front, shift: 0.35, want: 'no_card' },
     // A landscape camera shown full screen on an upright phone: the card is
     // 1.6 times the frame, its edges outside it.
-    { name: 'card too close (1.6x)', img: frameSample(front, 0, 1.6), want: 'no_card' },
-    { name: 'card too close (1.25x)', img: frameSample(front, 0, 1.25), want: 'no_card' },
-    { name: 'card too close (2.3x)', img: frameSample(front, 0, 2.3), want: 'no_card' },
-    { name: 'a face, no card', img: frameSample(selfie), notReady: true },
+    { name: 'card too close (1.6x)', full: front, zoom: 1.6, want: 'no_card' },
+    { name: 'card too close (1.25x)', full: front, zoom: 1.25, want: 'no_card' },
+    { name: 'card too close (2.3x)', full: front, zoom: 2.3, want: 'no_card' },
+    { name: 'a face, no card', full: selfie, notReady: true },
   ];
+  for (const v of list) {
+    v.img = frameSample(v.full, v.shift, v.zoom);
+    if (v.post) v.img = v.post(v.img);
+  }
+  return list;
 }
 
 for (const setName of ['tuning', 'heldout']) {
@@ -125,6 +128,39 @@ for (const setName of ['tuning', 'heldout']) {
     }
     console.log(`guidance ${setName}: ${right}/${total} frames given the right hint`);
     assert.deepEqual(wrong, []);
+  });
+}
+
+// The React Native component samples the frame's luma plane itself
+// (sampleFramePlane, in its frame processor) where the web draws the video
+// on a canvas; both then run the same analyseCard. The same hint on every
+// scene, from every orientation of the buffer, is what makes both
+// platforms decide identically.
+for (const setName of ['tuning', 'heldout']) {
+  test(`the React Native frame sampler gives the web's hints on the ${setName} scenes`, () => {
+    let same = 0;
+    let total = 0;
+    const differ = [];
+    for (const dir of sets[setName]) {
+      for (const v of variants(dir)) {
+        const want = analyseCard(v.img).hint;
+        const { width: w, height: h } = v.full;
+        const f = idFrameRect(w, h);
+        const z = v.zoom ?? 1;
+        const r = { x: f.x + (f.width * (1 - 1 / z)) / 2 + (v.shift ?? 0) * (f.width / z), y: f.y + (f.height * (1 - 1 / z)) / 2, width: f.width / z, height: f.height / z };
+        for (const turns of [0, 1, 2, 3]) {
+          const p = plane(v.full, turns);
+          let sample = { width: ANALYSE_W, height: ANALYSE_H, data: sampleFramePlane(p.data, p.stride, p.width, p.height, turns, w, h, r, ANALYSE_W, ANALYSE_H) };
+          if (v.post) sample = v.post(sample);
+          const got = analyseCard(sample).hint;
+          total++;
+          if (got === want) same++;
+          else differ.push(`${v.name} (${turns} quarter turns): ${got}, the web's ${want}`);
+        }
+      }
+    }
+    console.log(`react native sampler ${setName}: ${same}/${total} frames given the web's hint`);
+    assert.deepEqual(differ, []);
   });
 }
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import React from 'react';
 import TestRenderer, { act } from 'react-test-renderer';
 import { ServiceVerification } from '../.build/react-native.mjs';
-import { startServer, makeCaptures, e2eWorkflow, backendSdkToken } from './helpers.mjs';
+import { startServer, makeCaptures, e2eWorkflow, backendSdkToken, readPGM, lumaPlane } from './helpers.mjs';
 
 globalThis.IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -29,10 +29,12 @@ function jpegSize(path) {
 
 let server;
 let cam;
+let cameraDir;
 let wf;
 
 before(async () => {
   cam = makeCaptures(11, 'kenya_national_id');
+  cameraDir = cam;
   server = await startServer();
   wf = e2eWorkflow(server, 'E2E react native');
 });
@@ -186,4 +188,74 @@ test('a refresh token the server refuses: TOKEN_REFRESH_FAILED from the real ser
   assert.equal(err?.code, 'TOKEN_REFRESH_FAILED');
   assert.equal(err?.serverCode, 401);
   await act(async () => r.unmount());
+});
+
+/**
+ * A VisionCamera 'yuv' frame of a scene as a landscape sensor delivers it
+ * under an upright screen: its Y plane turned a quarter (orientation
+ * landscape-left), then chroma.
+ */
+function cameraFrame(img) {
+  const p = lumaPlane(img, 1);
+  const buf = new Uint8Array(p.data.length + p.data.length / 2).fill(128);
+  buf.set(p.data);
+  return { isValid: true, width: p.width, height: p.height, bytesPerRow: p.stride, pixelFormat: 'yuv', orientation: 'landscape-left', toArrayBuffer: () => buf.buffer };
+}
+
+const blur = (img, r) => {
+  const { width: w, height: h, data } = img;
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      let s = 0;
+      let n = 0;
+      for (let dy = -r; dy <= r; dy++)
+        for (let dx = -r; dx <= r; dx++)
+          if (x + dx >= 0 && x + dx < w && y + dy >= 0 && y + dy < h) (s += data[(y + dy) * w + x + dx]), n++;
+      out[y * w + x] = Math.round(s / n);
+    }
+  return { width: w, height: h, data: out };
+};
+
+test('live guidance from the frame processor: a blurred card is told so and not shot; a sharp, steady card is shot by itself', async () => {
+  const cam = camera('granted', ['front.jpg', 'back.jpg', 'selfie.jpg']);
+  const token = await backendSdkToken(server, wf.work_flow_id);
+  const scenes = cameraDir;
+  const { r } = await mount({ token, language: 'en' });
+  await press(r, 'tmb-start');
+  const view = await waitFor(r, 'tmb-capture-id_front');
+  // A tablet held landscape, the scene's own shape: the ID frame sits on
+  // the card as the fake camera's scenes are drawn.
+  const scene = readPGM(join(scenes, 'scene-front.pgm'));
+  await act(async () => view.props.onLayout({ nativeEvent: { layout: { x: 0, y: 0, width: scene.width, height: scene.height } } }));
+  const cameraEl = () => r.root.find((n) => n.type === 'Camera');
+  assert.equal(cameraEl().props.pixelFormat, 'yuv');
+  const send = async (img) => act(async () => cameraEl().props.frameProcessor.frameProcessor(cameraFrame(img)));
+  const guide = () => text(byId(r, 'tmb-guide')[0]);
+  const blurred = blur(scene, 4);
+  for (let i = 0; i < 5; i++) await send(blurred);
+  assert.equal(guide(), 'Hold still: the picture is blurry');
+  assert.equal(cam.taken, 0, 'a blurred card is not shot');
+  await send(scene);
+  const hints = [];
+  for (let i = 0; i < 4 && byId(r, 'tmb-review-id_front').length === 0; i++) {
+    hints.push(guide());
+    await send(scene);
+  }
+  await waitFor(r, 'tmb-review-id_front', 10_000);
+  assert.equal(cam.taken, 1, 'one shot, taken by itself');
+  assert.ok(hints.some((h) => /steady/i.test(h)), `hold steady shown before the shot: ${JSON.stringify(hints)}`);
+  assert.deepEqual(cam.crops[0].displaySize, { width: 590, height: 372 });
+  // The shutter is still there for a retake by hand.
+  await press(r, 'tmb-retake');
+  await waitFor(r, 'tmb-capture-id_front');
+  assert.equal(byId(r, 'tmb-shutter').length, 1);
+  await act(async () => r.unmount());
+});
+
+test('frame turns from VisionCamera orientations, and from the shape without one', async () => {
+  const { frameTurns } = await import('../.build/core.mjs');
+  assert.deepEqual(['portrait', 'landscape-left', 'portrait-upside-down', 'landscape-right'].map((o) => frameTurns(o, 1920, 1080, 390, 844)), [0, 1, 2, 3]);
+  assert.equal(frameTurns(undefined, 1920, 1080, 390, 844), 1);
+  assert.equal(frameTurns(undefined, 1920, 1080, 844, 390), 0);
 });

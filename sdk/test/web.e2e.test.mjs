@@ -6,7 +6,7 @@ import { mkdirSync, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { startServer, makeCaptures, e2eWorkflow, sdkDir, freePort } from './helpers.mjs';
+import { startServer, makeCaptures, e2eWorkflow, sdkDir, freePort, postdata, signJwt, jwtClaims, sdke2e } from './helpers.mjs';
 
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const shots = process.env.TAMBUA_SDK_SCREENSHOTS || join(sdkDir, '.build', 'screenshots');
@@ -200,20 +200,27 @@ test('a denied camera permission gives CAMERA_PERMISSION_DENIED and the file upl
   await context.close();
 });
 
-test('an access token the server refuses is refreshed once and the call retried', { skip: !existsSync(chromiumPath) }, async () => {
+test('an expired access token is refreshed once and the call retried', { skip: !existsSync(chromiumPath) }, async () => {
   const context = await browser.newContext({ viewport: { width: 960, height: 540 }, permissions: ['camera'] });
   const calls = [];
+  let expired;
+  let control;
   await context.route(`${server.url}/postdata`, async (route) => {
     const body = JSON.parse(route.request().postData() || '{}');
     const real = await route.fetch();
     calls.push(`${body.method} ${real.status()}`);
     if (body.method === 'refreshAccessToken' && calls.filter((m) => m.startsWith('refreshAccessToken')).length === 1) {
-      // The first refresh hands the SDK a token the server will refuse
-      // (its signature altered), as it refuses an expired one: 401,
-      // "invalid or expired token". The server, not the SDK, finds it out.
+      // The first refresh hands the SDK a truly expired access token: the
+      // server's own claims, signed with the server's key, whose lifetime
+      // ended an hour ago (as when a laptop wakes from sleep), while
+      // expires_in still says an hour, so the SDK cannot know before the
+      // server refuses it.
       const json = await real.json();
-      const [h, c, sig] = json.access_token.split('.');
-      json.access_token = [h, c, (sig[0] === 'A' ? 'B' : 'A') + sig.slice(1)].join('.');
+      const claims = jwtClaims(json.access_token);
+      const now = Math.floor(Date.now() / 1000);
+      expired = signJwt(server.tokenKey, { ...claims, jti: `${claims.jti}x`, iat: now - 7200, exp: now - 3600 });
+      control = signJwt(server.tokenKey, { ...claims, jti: `${claims.jti}y`, iat: now - 60, exp: now + 600 });
+      json.access_token = expired;
       return route.fulfill({ response: real, json });
     }
     return route.fulfill({ response: real });
@@ -223,6 +230,13 @@ test('an access token the server refuses is refreshed once and the call retried'
   assert.deepEqual(calls, ['issueSdkToken 200', 'refreshAccessToken 200', 'getWorkflowById 401', 'refreshAccessToken 200', 'getWorkflowById 200']);
   const events = await page.evaluate(() => window.demoEvents);
   assert.ok(!events.some((e) => e.kind === 'error'), JSON.stringify(events));
+  // The server refused the token for its age alone: the same claims and
+  // key with a lifetime still running are accepted.
+  const ask = (tok) => postdata(server.url, { menu: 'flow', method: 'getWorkflowById', work_flow_id: wf.work_flow_id }, tok);
+  const [old, fresh] = [await ask(expired), await ask(control)];
+  assert.equal(old.status, 401);
+  assert.equal(old.body.v_field48, 'invalid or expired token');
+  assert.equal(fresh.status, 200, JSON.stringify(fresh.body));
   await context.close();
 });
 
@@ -292,4 +306,69 @@ test('no camera, or an old browser without getUserMedia: the file upload, no per
     await page.waitForSelector('.tmb-review[data-step="id_front"]');
     await context.close();
   }
+});
+
+test('a computer without a camera hands off to a phone by QR code; the computer gets the verdict', { skip: !existsSync(chromiumPath) }, async () => {
+  // The computer: no camera at all.
+  const desk = await browser.newContext({ viewport: { width: 960, height: 640 } });
+  await desk.addInitScript(() => {
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('no device', 'NotFoundError'));
+  });
+  const page = await openDemo(desk);
+  await page.waitForSelector('.tmb-start', { timeout: 30_000 });
+  await page.click('.tmb-start');
+  await page.waitForSelector('.tmb-fallback[data-problem="none"] .tmb-handoff', { timeout: 20_000 });
+  await page.click('.tmb-handoff');
+  const qr = page.locator('.tmb-qr');
+  await qr.waitFor({ timeout: 20_000 });
+  await page.evaluate(() => document.querySelector('.tmb-qr').decode());
+  assert.equal(await page.getAttribute('.tmb-handoff-state', 'data-state'), 'waiting');
+  await page.screenshot({ path: join(shots, 'web-handoff-qr.png') });
+  // What a phone's camera reads off the screen: the QR code as drawn.
+  const qrShot = join(shots, 'handoff-qr-element.png');
+  await qr.screenshot({ path: qrShot });
+  const link = sdke2e('qr', qrShot);
+  assert.match(link, new RegExp(`^${server.url.replace(/[.]/g, '\\.')}/handoff#[\\w-]+\\.[\\w-]+\\.[\\w-]+$`), 'the hand-off URL, its token in the fragment');
+
+  // The phone: a camera, a phone-sized screen.
+  const phone = await browser.newContext({ viewport: { width: 960, height: 540 }, permissions: ['camera'] });
+  const ph = await phone.newPage();
+  ph.on('pageerror', (e) => console.error('phone page error:', e.message));
+  const sent = [];
+  ph.on('request', (r) => sent.push(r.url()));
+  await ph.goto(link);
+  await ph.waitForSelector('.tmb-start', { timeout: 30_000 });
+  assert.equal(new URL(ph.url()).hash, '', 'the token is taken out of the address bar');
+  assert.ok(!sent.some((u) => u.includes('#') || u.includes(link.split('#')[1])), 'the token is never in a request URL');
+  await page.waitForSelector('.tmb-handoff-state[data-state="opened"]', { timeout: 10_000 });
+  await ph.click('.tmb-start');
+  for (const step of ['id_front', 'id_back', 'selfie']) {
+    await captureStep(ph, step);
+    await ph.click('.tmb-continue');
+  }
+  await ph.waitForSelector('.tmb-done', { timeout: 150_000 });
+  assert.match(await ph.textContent('.tmb-done'), /go back to your computer/);
+  await ph.screenshot({ path: join(shots, 'web-handoff-phone-done.png') });
+
+  // The computer learns the result and calls onSuccess with the verdict.
+  await page.waitForFunction(() => window.demoEvents.some((e) => e.kind === 'success' || e.kind === 'error'), null, { timeout: 30_000 });
+  const events = await page.evaluate(() => window.demoEvents);
+  const done = events.find((e) => e.kind === 'success');
+  assert.ok(done, `onSuccess was not called on the computer: ${JSON.stringify(events)}`);
+  const phoneEvents = await ph.evaluate(() => window.handoffEvents);
+  const phoneDone = phoneEvents.find((e) => e.kind === 'success');
+  assert.equal(done.data.verification_id, phoneDone?.data.verification_id, 'the phone’s verification');
+  assert.equal(done.data.verification_decision, 'accept');
+  await page.waitForSelector('.tmb-done', { timeout: 10_000 });
+  console.log(`web hand-off: verdict ${done.data.verification_decision} (${done.data.status}) on the computer`);
+
+  // The code opens one phone only.
+  const again = await phone.newPage();
+  await again.goto(link);
+  await again.waitForSelector('.tmb-error', { timeout: 20_000 });
+  const err = (await again.evaluate(() => window.handoffEvents)).find((e) => e.kind === 'error');
+  assert.equal(err?.data.code, 'TOKEN_REFRESH_FAILED');
+  assert.match(err?.data.message, /has been used/);
+  await phone.close();
+  await desk.close();
 });

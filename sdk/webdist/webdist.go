@@ -7,6 +7,7 @@
 //	GET /sdk/web.js   the SDK as one classic script (global TambuaVerification)
 //	GET /sdk/web.mjs  the same as an ES module
 //	GET /demo         a page that runs the SDK against a chosen workflow
+//	GET /handoff      the page a phone opens from a hand-off QR code (docs/sdk.md)
 package webdist
 
 import (
@@ -26,6 +27,10 @@ var (
 	demoPage []byte
 	//go:embed demo.js
 	demoScript []byte
+	//go:embed handoff.html
+	handoffPage []byte
+	//go:embed handoff.js
+	handoffScript []byte
 )
 
 // Script is the classic-script build of the web SDK.
@@ -53,6 +58,10 @@ var assets = map[string]asset{
 	"/sdk/web.mjs":  newAsset(module, "text/javascript; charset=utf-8", ""),
 	"/demo":         newAsset(demoPage, "text/html; charset=utf-8", demoCSP),
 	"/demo/demo.js": newAsset(demoScript, "text/javascript; charset=utf-8", ""),
+	// The hand-off page: the same policy as the demo's; its token is in
+	// the fragment, and no-referrer keeps even the path to itself.
+	"/handoff":            newAsset(handoffPage, "text/html; charset=utf-8", demoCSP),
+	"/handoff/handoff.js": newAsset(handoffScript, "text/javascript; charset=utf-8", ""),
 }
 
 // Mount serves the SDK and the demo, and hands every other request to api.

@@ -23,6 +23,8 @@ func TestMount(t *testing.T) {
 		{"demo page", "GET", "/demo", 200, "text/html; charset=utf-8", "", demoCSP, demoPage},
 		{"demo page, trailing slash", "GET", "/demo/", 200, "text/html; charset=utf-8", "", demoCSP, demoPage},
 		{"demo script", "GET", "/demo/demo.js", 200, "text/javascript; charset=utf-8", "", "", demoScript},
+		{"hand-off page", "GET", "/handoff", 200, "text/html; charset=utf-8", "", demoCSP, handoffPage},
+		{"hand-off script", "GET", "/handoff/handoff.js", 200, "text/javascript; charset=utf-8", "", "", handoffScript},
 		{"head", "HEAD", "/sdk/web.js", 200, "text/javascript; charset=utf-8", "*", "", nil},
 		{"post to an asset", "POST", "/sdk/web.js", 405, "", "", "", nil},
 		{"other paths go to the API", "POST", "/postdata", 418, "", "", "", nil},

@@ -1,7 +1,9 @@
 // Command sdke2e makes what the SDKs' end-to-end tests (sdk/test) need
-// from Go: a synthetic capture set and a fake-camera video of it.
+// from Go: a synthetic capture set and a fake-camera video of it, and the
+// reading of a QR code the browser showed (a screenshot).
 //
 //	go run ./internal/testkit/sdke2e capture -out DIR [-seed N] [-config C]
+//	go run ./internal/testkit/sdke2e qr FILE.png
 package main
 
 import (
@@ -16,11 +18,14 @@ import (
 	"image/color"
 	"image/draw"
 	"image/jpeg"
+	_ "image/png"
 	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/disintegration/imaging"
+	"github.com/makiuchi-d/gozxing"
+	"github.com/makiuchi-d/gozxing/qrcode"
 
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
@@ -36,6 +41,8 @@ func main() {
 	switch os.Args[1] {
 	case "capture":
 		err = capture(os.Args[2:])
+	case "qr":
+		err = readQR(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
@@ -240,4 +247,30 @@ func pgm(img *image.RGBA) []byte {
 		}
 	}
 	return out
+}
+
+// readQR prints the text of the QR code in an image file.
+func readQR(args []string) error {
+	if len(args) != 1 {
+		return errors.New("usage: sdke2e qr FILE")
+	}
+	f, err := os.Open(args[0])
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		return err
+	}
+	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
+	if err != nil {
+		return err
+	}
+	res, err := qrcode.NewQRCodeReader().Decode(bmp, nil)
+	if err != nil {
+		return fmt.Errorf("no QR code read: %w", err)
+	}
+	fmt.Println(res.GetText())
+	return nil
 }

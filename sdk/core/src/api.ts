@@ -143,10 +143,44 @@ export class ApiClient {
     }
   }
 
+  /** createHandoff: a single-use code that opens this workflow on a phone (docs/sdk.md). */
+  async createHandoff(): Promise<Handoff> {
+    const body = await this.authed({ menu: 'auth_config', method: 'createHandoff', config: this.claims.config || undefined }, 'VERIFICATION_FAILED', TIMEOUTS.token);
+    const { handoff_token: token, handoff_url: url, qr_code: qr, expires_in: ttl } = body;
+    if (typeof token !== 'string' || typeof url !== 'string' || typeof qr !== 'string' || !/^data:image\/png;base64,/.test(qr)) {
+      throw new SdkError('VERIFICATION_FAILED', 'the hand-off answer is not understood');
+    }
+    return { token, url, qr, expiresIn: typeof ttl === 'number' ? ttl : 600 };
+  }
+
+  /** getHandoffStatus: how far the phone has got; the result once it ran. */
+  async handoffStatus(token: string): Promise<HandoffStatus> {
+    const body = await this.authed({ menu: 'auth_config', method: 'getHandoffStatus', handoff_token: token }, 'VERIFICATION_FAILED', TIMEOUTS.token);
+    const state = body.state;
+    if (state !== 'waiting' && state !== 'opened' && state !== 'running' && state !== 'completed' && state !== 'expired') {
+      throw new SdkError('VERIFICATION_FAILED', 'the hand-off status is not understood');
+    }
+    const result = body.result && typeof body.result === 'object' ? (body.result as Record<string, unknown>) : undefined;
+    return { state, result };
+  }
+
   /** submitVerification with a compressed payload; returns the server's result. */
   async submit(payload: string): Promise<Record<string, unknown>> {
     return this.authed({ menu: 'verification', method: 'submitVerification', payload }, 'VERIFICATION_FAILED', TIMEOUTS.submit);
   }
+}
+
+/** A hand-off code: its token, the URL a phone opens, that URL as a QR code (PNG data URL). */
+export interface Handoff {
+  token: string;
+  url: string;
+  qr: string;
+  expiresIn: number;
+}
+
+export interface HandoffStatus {
+  state: 'waiting' | 'opened' | 'running' | 'completed' | 'expired';
+  result?: Record<string, unknown>;
 }
 
 /**
@@ -154,7 +188,19 @@ export class ApiClient {
  * with the public client and workflow ids (docs/sdk.md).
  */
 export async function issueSdkToken(fetchFn: Fetch, apiUrl: string, clientId: string, workflowId: string): Promise<string> {
-  const body = JSON.stringify({ rpcQueue: RPC_QUEUE, menu: 'auth_config', method: 'issueSdkToken', client_id: clientId, work_flow_id: workflowId });
+  return sessionToken(fetchFn, apiUrl, { method: 'issueSdkToken', client_id: clientId, work_flow_id: workflowId });
+}
+
+/**
+ * redeemHandoff: the phone's page exchanges a hand-off code, once, for
+ * the SDK token of a session of its own.
+ */
+export async function redeemHandoff(fetchFn: Fetch, apiUrl: string, handoffToken: string): Promise<string> {
+  return sessionToken(fetchFn, apiUrl, { method: 'redeemHandoff', handoff_token: handoffToken });
+}
+
+async function sessionToken(fetchFn: Fetch, apiUrl: string, fields: Record<string, string>): Promise<string> {
+  const body = JSON.stringify({ rpcQueue: RPC_QUEUE, menu: 'auth_config', ...fields });
   const send = () => fetchFn(apiUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
   let r;
   try {

@@ -31,6 +31,15 @@ export interface Messages {
   errorTitle: string;
   errorText: string;
   tryAgainButton: string;
+  handoffButton: string;
+  handoffTitle: string;
+  handoffText: string;
+  handoffWaiting: string;
+  handoffOpened: string;
+  handoffRunning: string;
+  handoffExpired: string;
+  handoffNewCode: string;
+  handoffDone: string;
 }
 
 export interface LandingTexts {
@@ -76,6 +85,15 @@ const en: Messages & LandingTexts = {
   errorTitle: 'Something went wrong on our side',
   errorText: 'Your verification did not run. This says nothing about you. Please try again.',
   tryAgainButton: 'Try again',
+  handoffButton: 'Continue on your phone',
+  handoffTitle: 'Continue on your phone',
+  handoffText: 'Scan this code with your phone’s camera. The code works once, for 10 minutes.',
+  handoffWaiting: 'Waiting for your phone…',
+  handoffOpened: 'Opened on your phone. Take the photos there.',
+  handoffRunning: 'Checking your documents…',
+  handoffExpired: 'This code has expired.',
+  handoffNewCode: 'Show a new code',
+  handoffDone: 'Done. You can go back to your computer.',
 };
 
 const sw: Messages & LandingTexts = {
@@ -112,6 +130,15 @@ const sw: Messages & LandingTexts = {
   errorTitle: 'Hitilafu imetokea upande wetu',
   errorText: 'Uthibitishaji wako haukufanyika. Hili si jibu kukuhusu. Tafadhali jaribu tena.',
   tryAgainButton: 'Jaribu tena',
+  handoffButton: 'Endelea kwenye simu yako',
+  handoffTitle: 'Endelea kwenye simu yako',
+  handoffText: 'Changanua msimbo huu kwa kamera ya simu yako. Msimbo unatumika mara moja, kwa dakika 10.',
+  handoffWaiting: 'Tunasubiri simu yako…',
+  handoffOpened: 'Imefunguliwa kwenye simu yako. Piga picha huko.',
+  handoffRunning: 'Tunakagua nyaraka zako…',
+  handoffExpired: 'Msimbo huu umeisha muda.',
+  handoffNewCode: 'Onyesha msimbo mpya',
+  handoffDone: 'Imekamilika. Unaweza kurudi kwenye kompyuta yako.',
 };
 
 const fr: Messages & LandingTexts = {
@@ -148,6 +175,15 @@ const fr: Messages & LandingTexts = {
   errorTitle: 'Un problème est survenu de notre côté',
   errorText: 'Votre vérification n’a pas eu lieu. Ce n’est pas un résultat vous concernant. Veuillez réessayer.',
   tryAgainButton: 'Réessayer',
+  handoffButton: 'Continuer sur votre téléphone',
+  handoffTitle: 'Continuer sur votre téléphone',
+  handoffText: 'Scannez ce code avec l’appareil photo de votre téléphone. Il sert une fois, pendant 10 minutes.',
+  handoffWaiting: 'En attente de votre téléphone…',
+  handoffOpened: 'Ouvert sur votre téléphone. Prenez les photos là-bas.',
+  handoffRunning: 'Vérification de vos documents…',
+  handoffExpired: 'Ce code a expiré.',
+  handoffNewCode: 'Afficher un nouveau code',
+  handoffDone: 'Terminé. Vous pouvez revenir à votre ordinateur.',
 };
 
 export const texts: Record<Language, Messages & LandingTexts> = { en, sw, fr };

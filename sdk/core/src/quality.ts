@@ -108,6 +108,82 @@ function sideScore(l: Luma, side: 'top' | 'bottom' | 'left' | 'right'): number {
   return best;
 }
 
+/**
+ * The guidance sample of a camera frame's luma plane, for platforms that
+ * read the frame's pixels themselves (the React Native component's
+ * VisionCamera frame processor, whose 'yuv' frames start with the Y
+ * plane): the region of the frame under viewRect, a rectangle on a view of
+ * viewW x viewH showing the frame upright and "cover"-scaled (as
+ * idFrameRect gives it), at outW x outH. turns is how many quarter turns
+ * clockwise bring the buffer upright (a landscape sensor's frame under an
+ * upright phone needs one or three).
+ *
+ * Each output pixel is the mean of 4 points of its cell: close enough to
+ * the area mean the web's canvas gives for the same hints (sdk/test/
+ * quality.test.mjs compares the two on every scene and orientation), at a
+ * hundred thousand reads rather than millions.
+ *
+ * It is a worklet (the directive below), so VisionCamera runs it on the
+ * camera thread; elsewhere the directive is an unused string. It calls
+ * nothing but Math.
+ */
+export function sampleFramePlane(
+  plane: Uint8Array | Uint8ClampedArray,
+  stride: number,
+  bufW: number,
+  bufH: number,
+  turns: number,
+  viewW: number,
+  viewH: number,
+  viewRect: { x: number; y: number; width: number; height: number },
+  outW: number,
+  outH: number,
+): Uint8Array {
+  'worklet';
+  const t = ((turns % 4) + 4) % 4;
+  const upW = t % 2 ? bufH : bufW;
+  const upH = t % 2 ? bufW : bufH;
+  // The view shows the upright frame cover-scaled and centred.
+  const scale = Math.max(viewW / upW, viewH / upH);
+  const rx = (viewRect.x - (viewW - upW * scale) / 2) / scale;
+  const ry = (viewRect.y - (viewH - upH * scale) / 2) / scale;
+  const cw = viewRect.width / scale / outW;
+  const ch = viewRect.height / scale / outH;
+  const out = new Uint8Array(outW * outH);
+  for (let oy = 0; oy < outH; oy++) {
+    for (let ox = 0; ox < outW; ox++) {
+      let s = 0;
+      for (let k = 0; k < 4; k++) {
+        let u = Math.floor(rx + (ox + (k & 1 ? 0.75 : 0.25)) * cw);
+        let v = Math.floor(ry + (oy + (k & 2 ? 0.75 : 0.25)) * ch);
+        u = u < 0 ? 0 : u >= upW ? upW - 1 : u;
+        v = v < 0 ? 0 : v >= upH ? upH - 1 : v;
+        // Upright (u, v) in the buffer, by the turns that make it upright.
+        const i = t === 0 ? v * stride + u : t === 1 ? (bufH - 1 - u) * stride + v : t === 2 ? (bufH - 1 - v) * stride + bufW - 1 - u : u * stride + bufW - 1 - v;
+        s += plane[i];
+      }
+      out[oy * outW + ox] = (s + 2) >> 2;
+    }
+  }
+  return out;
+}
+
+/**
+ * Quarter turns clockwise that bring a VisionCamera frame upright, from
+ * its orientation (VisionCamera 4.1 and later: portrait 0 degrees,
+ * landscape-left 90, portrait-upside-down 180, landscape-right 270).
+ * Without one (older releases), a frame whose shape differs from the
+ * view's is taken as turned a quarter.
+ */
+export function frameTurns(orientation: string | undefined, bufW: number, bufH: number, viewW: number, viewH: number): number {
+  'worklet';
+  if (orientation === 'portrait') return 0;
+  if (orientation === 'landscape-left') return 1;
+  if (orientation === 'portrait-upside-down') return 2;
+  if (orientation === 'landscape-right') return 3;
+  return bufW > bufH !== viewW > viewH ? 1 : 0;
+}
+
 /** Analyses the frame region of one camera frame. */
 export function analyseCard(l: Luma): Quality {
   const { data, width: w, height: h } = l;

@@ -1,4 +1,4 @@
-import { ApiClient, type ApiEvents, type Fetch } from './api';
+import { ApiClient, type ApiEvents, type Fetch, type Handoff, type HandoffStatus } from './api';
 import { resolveCustomization, defaultCamera, defaultTheme, type Customization, type CustomizationInput, type WorkflowSdkConfig } from './config';
 import { SdkError } from './errors';
 import { messagesFor, texts, type Language } from './i18n';
@@ -118,6 +118,40 @@ export class VerificationSession {
       this.step({ name: 'error', index: 0, total: this.steps.length });
       throw this.fail(e);
     }
+  }
+
+  /** A hand-off code for a phone (the desktop side). */
+  async createHandoff(): Promise<Handoff> {
+    if (!this.api) throw this.fail(new SdkError('VERIFICATION_FAILED', 'hand-off before start'));
+    try {
+      return await this.api.createHandoff();
+    } catch (e) {
+      throw this.fail(e);
+    }
+  }
+
+  /**
+   * Polls a hand-off once. When the phone's verification has run, this
+   * session completes with its result: onSuccess, as if submitted here.
+   * Errors are thrown, not reported to onError.
+   */
+  async pollHandoff(token: string): Promise<HandoffStatus['state']> {
+    if (!this.api) throw this.fail(new SdkError('VERIFICATION_FAILED', 'hand-off before start'));
+    // Errors are thrown, not reported: the caller polls again and
+    // decides when a run of them is one to report.
+    const st: HandoffStatus = await this.api.handoffStatus(token);
+    if (st.state === 'completed' && st.result && !this.finished) {
+      let result: VerificationResult;
+      try {
+        result = toResult(st.result);
+      } catch (e) {
+        throw this.fail(new SdkError('VERIFICATION_FAILED', (e as Error).message));
+      }
+      this.finished = true;
+      this.step({ name: 'complete', index: 0, total: this.steps.length });
+      this.opts.onSuccess?.(result);
+    }
+    return st.state;
   }
 
   /** The holder leaves before the end. */

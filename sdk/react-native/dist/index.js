@@ -3,7 +3,8 @@
 // react-native/src/ServiceVerification.tsx
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ActivityIndicator, Image, StyleSheet, Text, TouchableOpacity, View } from "react-native";
-import { Camera, useCameraDevice, useCameraPermission } from "react-native-vision-camera";
+import { Camera, runAtTargetFps, useCameraDevice, useCameraPermission, useFrameProcessor } from "react-native-vision-camera";
+import { Worklets } from "react-native-worklets-core";
 import ImageEditor from "@react-native-community/image-editor";
 
 // core/src/errors.ts
@@ -228,7 +229,16 @@ var en = {
   retryCameraButton: "Try the camera again",
   errorTitle: "Something went wrong on our side",
   errorText: "Your verification did not run. This says nothing about you. Please try again.",
-  tryAgainButton: "Try again"
+  tryAgainButton: "Try again",
+  handoffButton: "Continue on your phone",
+  handoffTitle: "Continue on your phone",
+  handoffText: "Scan this code with your phone’s camera. The code works once, for 10 minutes.",
+  handoffWaiting: "Waiting for your phone…",
+  handoffOpened: "Opened on your phone. Take the photos there.",
+  handoffRunning: "Checking your documents…",
+  handoffExpired: "This code has expired.",
+  handoffNewCode: "Show a new code",
+  handoffDone: "Done. You can go back to your computer."
 };
 var sw = {
   heroMessage: "Thibitisha utambulisho wako",
@@ -263,7 +273,16 @@ var sw = {
   retryCameraButton: "Jaribu kamera tena",
   errorTitle: "Hitilafu imetokea upande wetu",
   errorText: "Uthibitishaji wako haukufanyika. Hili si jibu kukuhusu. Tafadhali jaribu tena.",
-  tryAgainButton: "Jaribu tena"
+  tryAgainButton: "Jaribu tena",
+  handoffButton: "Endelea kwenye simu yako",
+  handoffTitle: "Endelea kwenye simu yako",
+  handoffText: "Changanua msimbo huu kwa kamera ya simu yako. Msimbo unatumika mara moja, kwa dakika 10.",
+  handoffWaiting: "Tunasubiri simu yako…",
+  handoffOpened: "Imefunguliwa kwenye simu yako. Piga picha huko.",
+  handoffRunning: "Tunakagua nyaraka zako…",
+  handoffExpired: "Msimbo huu umeisha muda.",
+  handoffNewCode: "Onyesha msimbo mpya",
+  handoffDone: "Imekamilika. Unaweza kurudi kwenye kompyuta yako."
 };
 var fr = {
   heroMessage: "Vérifiez votre identité",
@@ -298,7 +317,16 @@ var fr = {
   retryCameraButton: "Réessayer la caméra",
   errorTitle: "Un problème est survenu de notre côté",
   errorText: "Votre vérification n’a pas eu lieu. Ce n’est pas un résultat vous concernant. Veuillez réessayer.",
-  tryAgainButton: "Réessayer"
+  tryAgainButton: "Réessayer",
+  handoffButton: "Continuer sur votre téléphone",
+  handoffTitle: "Continuer sur votre téléphone",
+  handoffText: "Scannez ce code avec l’appareil photo de votre téléphone. Il sert une fois, pendant 10 minutes.",
+  handoffWaiting: "En attente de votre téléphone…",
+  handoffOpened: "Ouvert sur votre téléphone. Prenez les photos là-bas.",
+  handoffRunning: "Vérification de vos documents…",
+  handoffExpired: "Ce code a expiré.",
+  handoffNewCode: "Afficher un nouveau code",
+  handoffDone: "Terminé. Vous pouvez revenir à votre ordinateur."
 };
 var texts = { en, sw, fr };
 function pickLanguage(preferred) {
@@ -1000,6 +1028,25 @@ var ApiClient = class {
       throw new SdkError("WORKFLOW_FETCH_FAILED", e.message);
     }
   }
+  /** createHandoff: a single-use code that opens this workflow on a phone (docs/sdk.md). */
+  async createHandoff() {
+    const body = await this.authed({ menu: "auth_config", method: "createHandoff", config: this.claims.config || void 0 }, "VERIFICATION_FAILED", TIMEOUTS.token);
+    const { handoff_token: token, handoff_url: url, qr_code: qr, expires_in: ttl } = body;
+    if (typeof token !== "string" || typeof url !== "string" || typeof qr !== "string" || !/^data:image\/png;base64,/.test(qr)) {
+      throw new SdkError("VERIFICATION_FAILED", "the hand-off answer is not understood");
+    }
+    return { token, url, qr, expiresIn: typeof ttl === "number" ? ttl : 600 };
+  }
+  /** getHandoffStatus: how far the phone has got; the result once it ran. */
+  async handoffStatus(token) {
+    const body = await this.authed({ menu: "auth_config", method: "getHandoffStatus", handoff_token: token }, "VERIFICATION_FAILED", TIMEOUTS.token);
+    const state = body.state;
+    if (state !== "waiting" && state !== "opened" && state !== "running" && state !== "completed" && state !== "expired") {
+      throw new SdkError("VERIFICATION_FAILED", "the hand-off status is not understood");
+    }
+    const result = body.result && typeof body.result === "object" ? body.result : void 0;
+    return { state, result };
+  }
   /** submitVerification with a compressed payload; returns the server's result. */
   async submit(payload) {
     return this.authed({ menu: "verification", method: "submitVerification", payload }, "VERIFICATION_FAILED", TIMEOUTS.submit);
@@ -1039,6 +1086,146 @@ function viewRectToSource(r, srcW, srcH, viewW, viewH) {
   h = Math.min(h, srcH - y);
   return { x: Math.round(x), y: Math.round(y), width: Math.round(w), height: Math.round(h) };
 }
+
+// core/src/quality.ts
+var EDGE_MIN = 22;
+var EDGE_COVER = 0.85;
+var SHARP_MIN = 70;
+var GLARE_MAX = 8e-3;
+var BLOCK = 6;
+var BLOCK_CLIPPED = 34;
+var DARK_MAX = 60;
+function sideScore(l, side) {
+  const { data, width: w, height: h } = l;
+  const horizontal = side === "top" || side === "bottom";
+  const along = horizontal ? w : h;
+  const across = horizontal ? h : w;
+  const band = Math.max(3, Math.floor(across * 0.22));
+  const a0 = Math.floor(along * 0.2);
+  const a1 = Math.ceil(along * 0.8);
+  const n = a1 - a0;
+  const half = EDGE_MIN / 2;
+  let best = 0;
+  for (let k = 2; k < band; k++) {
+    const c = side === "top" || side === "left" ? k : across - 1 - k;
+    let s = 0;
+    let pos = 0;
+    let neg = 0;
+    for (let a = a0; a < a1; a++) {
+      const d = horizontal ? data[(c + 2) * w + a] - data[(c - 2) * w + a] : data[a * w + c + 2] - data[a * w + c - 2];
+      s += d;
+      if (d >= half) pos++;
+      else if (d <= -half) neg++;
+    }
+    const cover = (s >= 0 ? pos : neg) / n;
+    if (cover >= EDGE_COVER) best = Math.max(best, Math.abs(s) / n);
+  }
+  return best;
+}
+function sampleFramePlane(plane, stride, bufW, bufH, turns, viewW, viewH, viewRect, outW, outH) {
+  "worklet";
+  const t = (turns % 4 + 4) % 4;
+  const upW = t % 2 ? bufH : bufW;
+  const upH = t % 2 ? bufW : bufH;
+  const scale = Math.max(viewW / upW, viewH / upH);
+  const rx = (viewRect.x - (viewW - upW * scale) / 2) / scale;
+  const ry = (viewRect.y - (viewH - upH * scale) / 2) / scale;
+  const cw = viewRect.width / scale / outW;
+  const ch = viewRect.height / scale / outH;
+  const out = new Uint8Array(outW * outH);
+  for (let oy = 0; oy < outH; oy++) {
+    for (let ox = 0; ox < outW; ox++) {
+      let s = 0;
+      for (let k = 0; k < 4; k++) {
+        let u = Math.floor(rx + (ox + (k & 1 ? 0.75 : 0.25)) * cw);
+        let v = Math.floor(ry + (oy + (k & 2 ? 0.75 : 0.25)) * ch);
+        u = u < 0 ? 0 : u >= upW ? upW - 1 : u;
+        v = v < 0 ? 0 : v >= upH ? upH - 1 : v;
+        const i = t === 0 ? v * stride + u : t === 1 ? (bufH - 1 - u) * stride + v : t === 2 ? (bufH - 1 - v) * stride + bufW - 1 - u : u * stride + bufW - 1 - v;
+        s += plane[i];
+      }
+      out[oy * outW + ox] = s + 2 >> 2;
+    }
+  }
+  return out;
+}
+function frameTurns(orientation, bufW, bufH, viewW, viewH) {
+  "worklet";
+  if (orientation === "portrait") return 0;
+  if (orientation === "landscape-left") return 1;
+  if (orientation === "portrait-upside-down") return 2;
+  if (orientation === "landscape-right") return 3;
+  return bufW > bufH !== viewW > viewH ? 1 : 0;
+}
+function analyseCard(l) {
+  const { data, width: w, height: h } = l;
+  let sum = 0;
+  for (let i = 0; i < data.length; i++) sum += data[i];
+  const brightness = sum / data.length;
+  let blocks = 0;
+  let blown = 0;
+  for (let by = 0; by + BLOCK <= h; by += BLOCK) {
+    for (let bx = 0; bx + BLOCK <= w; bx += BLOCK) {
+      let n = 0;
+      for (let y = by; y < by + BLOCK; y++) for (let x = bx; x < bx + BLOCK; x++) if (data[y * w + x] >= 250) n++;
+      blocks++;
+      if (n >= BLOCK_CLIPPED) blown++;
+    }
+  }
+  const glare = blocks ? blown / blocks : 0;
+  let edges = 0;
+  for (const side of ["top", "bottom", "left", "right"]) if (sideScore(l, side) >= EDGE_MIN) edges++;
+  let lap = 0;
+  let grad = 0;
+  for (let y = Math.floor(h * 0.2); y < Math.floor(h * 0.8); y++) {
+    for (let x = Math.floor(w * 0.2); x < Math.floor(w * 0.8); x++) {
+      const i = y * w + x;
+      lap += Math.abs(4 * data[i] - data[i - 1] - data[i + 1] - data[i - w] - data[i + w]);
+      grad += Math.abs(data[i + 1] - data[i - 1]) + Math.abs(data[i + w] - data[i - w]);
+    }
+  }
+  const sharpness = grad ? 100 * lap / grad : 0;
+  const cardFound = edges === 4;
+  let hint = "ready";
+  if (brightness < DARK_MAX) hint = "dark";
+  else if (!cardFound) hint = "no_card";
+  else if (glare > GLARE_MAX) hint = "glare";
+  else if (sharpness < SHARP_MIN) hint = "blurry";
+  return { cardFound, edges, sharpness, glare, brightness, hint };
+}
+function frameDifference(a, b) {
+  if (a.data.length !== b.data.length) return 255;
+  let s = 0;
+  for (let i = 0; i < a.data.length; i++) s += Math.abs(a.data[i] - b.data[i]);
+  return s / a.data.length;
+}
+var STEADY_MAX = 3.5;
+var AUTO_CAPTURE_FRAMES = 3;
+var AutoCapture = class {
+  constructor() {
+    this.good = 0;
+  }
+  /** Feeds one frame; returns its quality, with hold_steady while waiting, and whether to shoot now. */
+  push(l) {
+    const q = analyseCard(l);
+    const steady = this.prev ? frameDifference(this.prev, l) < STEADY_MAX : false;
+    this.prev = l;
+    if (q.hint !== "ready") {
+      this.good = 0;
+      return { quality: q, shoot: false };
+    }
+    this.good = steady ? this.good + 1 : 0;
+    if (this.good >= AUTO_CAPTURE_FRAMES) {
+      this.good = 0;
+      return { quality: q, shoot: true };
+    }
+    return { quality: { ...q, hint: "hold_steady" }, shoot: false };
+  }
+  reset() {
+    this.prev = void 0;
+    this.good = 0;
+  }
+};
 
 // core/src/session.ts
 function defaultCustomization(lang) {
@@ -1122,6 +1309,37 @@ var VerificationSession = class {
       this.step({ name: "error", index: 0, total: this.steps.length });
       throw this.fail(e);
     }
+  }
+  /** A hand-off code for a phone (the desktop side). */
+  async createHandoff() {
+    if (!this.api) throw this.fail(new SdkError("VERIFICATION_FAILED", "hand-off before start"));
+    try {
+      return await this.api.createHandoff();
+    } catch (e) {
+      throw this.fail(e);
+    }
+  }
+  /**
+   * Polls a hand-off once. When the phone's verification has run, this
+   * session completes with its result: onSuccess, as if submitted here.
+   * Errors are thrown, not reported to onError.
+   */
+  async pollHandoff(token) {
+    var _a2, _b2;
+    if (!this.api) throw this.fail(new SdkError("VERIFICATION_FAILED", "hand-off before start"));
+    const st = await this.api.handoffStatus(token);
+    if (st.state === "completed" && st.result && !this.finished) {
+      let result;
+      try {
+        result = toResult(st.result);
+      } catch (e) {
+        throw this.fail(new SdkError("VERIFICATION_FAILED", e.message));
+      }
+      this.finished = true;
+      this.step({ name: "complete", index: 0, total: this.steps.length });
+      (_b2 = (_a2 = this.opts).onSuccess) == null ? void 0 : _b2.call(_a2, result);
+    }
+    return st.state;
   }
   /** The holder leaves before the end. */
   cancel() {
@@ -1283,6 +1501,12 @@ function ServiceVerification(props) {
       ] });
   }
 }
+var ANALYSE_W = 200;
+var ANALYSE_H = Math.round(ANALYSE_W / ID_RATIO);
+var ANALYSE_FPS = 6;
+function hintText(m, h) {
+  return { no_card: m.guideNoCard, blurry: m.guideBlurry, glare: m.guideGlare, dark: m.guideDark, hold_steady: m.guideHoldSteady, ready: m.guideReady }[h];
+}
 function CaptureScreen(p) {
   const selfie = p.step === "selfie";
   const device = useCameraDevice(selfie ? "front" : "back");
@@ -1290,6 +1514,8 @@ function CaptureScreen(p) {
   const camera = useRef(null);
   const [view, setView] = useState({ width: 0, height: 0 });
   const [busy, setBusy] = useState(false);
+  const [hint, setHint] = useState(void 0);
+  const busyRef = useRef(false);
   const m = p.session.customization.messages;
   const cam = p.session.customization.camera;
   useEffect(() => {
@@ -1302,7 +1528,8 @@ function CaptureScreen(p) {
   const frame = view.width ? selfie ? selfieRect(view.width, view.height) : idFrameRect(view.width, view.height) : void 0;
   const [title, subtitle] = p.step === "id_front" ? [m.idFrontTitle, m.idFrontSubtitle] : p.step === "id_back" ? [m.idBackTitle, m.idBackSubtitle] : [m.selfieTitle, m.selfieSubtitle];
   const shoot = async () => {
-    if (!camera.current || !frame || busy) return;
+    if (!camera.current || !frame || busyRef.current) return;
+    busyRef.current = true;
     setBusy(true);
     try {
       const photo = await camera.current.takePhoto({ flash: "off" });
@@ -1322,15 +1549,45 @@ function CaptureScreen(p) {
       });
       p.onCaptured(`data:image/jpeg;base64,${res.base64}`);
     } finally {
+      busyRef.current = false;
       setBusy(false);
     }
   };
+  const shootRef = useRef(shoot);
+  shootRef.current = shoot;
+  const auto = useRef(new AutoCapture());
+  const onSample = useMemo(
+    () => Worklets.createRunOnJS((sample) => {
+      if (busyRef.current) return;
+      const { quality, shoot: now } = auto.current.push({ data: Uint8Array.from(sample), width: ANALYSE_W, height: ANALYSE_H });
+      setHint(quality.hint);
+      if (now) void shootRef.current();
+    }),
+    []
+  );
+  const vw = view.width;
+  const vh = view.height;
+  const frameProcessor = useFrameProcessor(
+    (f) => {
+      "worklet";
+      if (selfie || !frame || f.pixelFormat !== "yuv") return;
+      runAtTargetFps(ANALYSE_FPS, () => {
+        "worklet";
+        const plane = new Uint8Array(f.toArrayBuffer());
+        const turns = frameTurns(f.orientation, f.width, f.height, vw, vh);
+        const s = sampleFramePlane(plane, f.bytesPerRow, f.width, f.height, turns, vw, vh, frame, ANALYSE_W, ANALYSE_H);
+        onSample(Array.from(s));
+      });
+    },
+    [selfie, vw, vh, frame == null ? void 0 : frame.x, frame == null ? void 0 : frame.y, frame == null ? void 0 : frame.width, frame == null ? void 0 : frame.height, onSample]
+  );
   return /* @__PURE__ */ jsxs(View, { style: p.styles.cam, testID: `tmb-capture-${p.step}`, onLayout: (e) => setView(e.nativeEvent.layout), children: [
-    device && hasPermission ? /* @__PURE__ */ jsx(Camera, { ref: camera, style: StyleSheet.absoluteFill, device, isActive: true, photo: true }) : null,
+    device && hasPermission ? /* @__PURE__ */ jsx(Camera, { ref: camera, style: StyleSheet.absoluteFill, device, isActive: true, photo: true, pixelFormat: "yuv", frameProcessor: selfie ? void 0 : frameProcessor }) : null,
     frame ? /* @__PURE__ */ jsx(
       View,
       {
         pointerEvents: "none",
+        testID: "tmb-frame",
         style: {
           position: "absolute",
           left: frame.x,
@@ -1338,7 +1595,7 @@ function CaptureScreen(p) {
           width: frame.width,
           height: frame.height,
           borderWidth: 3,
-          borderColor: selfie ? cam.selfieOutlineColor : cam.idFrameColor,
+          borderColor: !selfie && (hint === "ready" || hint === "hold_steady") ? "#2e7d32" : selfie ? cam.selfieOutlineColor : cam.idFrameColor,
           borderRadius: selfie ? frame.width / 2 : 14
         }
       }
@@ -1347,6 +1604,7 @@ function CaptureScreen(p) {
       /* @__PURE__ */ jsx(Text, { style: p.styles.camTitle, children: title }),
       /* @__PURE__ */ jsx(Text, { style: p.styles.camText, children: subtitle })
     ] }),
+    frame ? /* @__PURE__ */ jsx(View, { testID: "tmb-guide", style: [p.styles.guide, { top: selfie ? frame.y + frame.height - 44 : frame.y + 10 }], children: /* @__PURE__ */ jsx(Text, { style: p.styles.guideText, children: selfie ? m.guideSelfie : hintText(m, hint != null ? hint : "no_card") }) }) : null,
     /* @__PURE__ */ jsx(View, { style: p.styles.bottom, children: /* @__PURE__ */ jsx(
       TouchableOpacity,
       {
@@ -1381,6 +1639,8 @@ function makeStyles(bg, text, primary, buttonText) {
     top: { position: "absolute", top: 40, left: 56, right: 56 },
     camTitle: { color: "#fff", fontSize: 19, fontWeight: "700", textAlign: "center" },
     camText: { color: "#fff", fontSize: 15, textAlign: "center" },
+    guide: { position: "absolute", left: 24, right: 24, alignItems: "center" },
+    guideText: { color: "#fff", fontSize: 15, fontWeight: "600", backgroundColor: "rgba(0,0,0,0.55)", paddingVertical: 6, paddingHorizontal: 12, borderRadius: 999, overflow: "hidden" },
     bottom: { position: "absolute", bottom: 32, left: 0, right: 0, alignItems: "center" },
     shutter: { width: 68, height: 68, borderRadius: 34, borderWidth: 5, borderColor: "rgba(255,255,255,0.6)" },
     close: { position: "absolute", top: 36, right: 12, width: 36, height: 36, borderRadius: 18, backgroundColor: "rgba(0,0,0,0.35)", alignItems: "center", justifyContent: "center" },

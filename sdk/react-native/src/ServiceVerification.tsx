@@ -1,19 +1,26 @@
 import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ActivityIndicator, Image, StyleSheet, Text, TouchableOpacity, View, type LayoutChangeEvent } from 'react-native';
-import { Camera, useCameraDevice, useCameraPermission } from 'react-native-vision-camera';
+import { Camera, runAtTargetFps, useCameraDevice, useCameraPermission, useFrameProcessor, type Frame } from 'react-native-vision-camera';
+import { Worklets } from 'react-native-worklets-core';
 import ImageEditor from '@react-native-community/image-editor';
 import {
+  AutoCapture,
   ID_OUTPUT,
+  ID_RATIO,
   SdkError,
   VerificationSession,
   idFrameRect,
   pickLanguage,
+  frameTurns,
+  sampleFramePlane,
   selfieOutput,
   selfieRect,
   viewRectToSource,
   type CaptureStep,
   type CustomizationInput,
   type Fetch,
+  type Hint,
+  type Messages,
   type StepChange,
   type VerificationResult,
 } from '../../core/src';
@@ -206,6 +213,16 @@ export function ServiceVerification(props: ServiceVerificationProps): React.JSX.
   }
 }
 
+// Live guidance: the same analysis as the web SDK (core quality.ts) on
+// the same 200 x 126 sample of the ID frame, about six times a second.
+export const ANALYSE_W = 200;
+export const ANALYSE_H = Math.round(ANALYSE_W / ID_RATIO);
+export const ANALYSE_FPS = 6;
+
+export function hintText(m: Messages, h: Hint): string {
+  return { no_card: m.guideNoCard, blurry: m.guideBlurry, glare: m.guideGlare, dark: m.guideDark, hold_steady: m.guideHoldSteady, ready: m.guideReady }[h];
+}
+
 function CaptureScreen(p: {
   step: CaptureStep;
   session: VerificationSession;
@@ -220,6 +237,8 @@ function CaptureScreen(p: {
   const camera = useRef<Camera>(null);
   const [view, setView] = useState({ width: 0, height: 0 });
   const [busy, setBusy] = useState(false);
+  const [hint, setHint] = useState<Hint | undefined>(undefined);
+  const busyRef = useRef(false);
   const m = p.session.customization.messages;
   const cam = p.session.customization.camera;
 
@@ -237,7 +256,8 @@ function CaptureScreen(p: {
     p.step === 'id_front' ? [m.idFrontTitle, m.idFrontSubtitle] : p.step === 'id_back' ? [m.idBackTitle, m.idBackSubtitle] : [m.selfieTitle, m.selfieSubtitle];
 
   const shoot = async () => {
-    if (!camera.current || !frame || busy) return;
+    if (!camera.current || !frame || busyRef.current) return;
+    busyRef.current = true;
     setBusy(true);
     try {
       // Full quality at capture (spec); the crop re-encodes at 0.95.
@@ -260,16 +280,57 @@ function CaptureScreen(p: {
       });
       p.onCaptured(`data:image/jpeg;base64,${res.base64}`);
     } finally {
+      busyRef.current = false;
       setBusy(false);
     }
   };
+  // The frame processor's callback runs later than the render that made
+  // it: it reaches the latest shoot through a ref.
+  const shootRef = useRef(shoot);
+  shootRef.current = shoot;
+
+  // The JS side of the guidance: the frame processor (camera thread)
+  // hands over the small sample; the shared AutoCapture judges it here,
+  // exactly as the web SDK does, and fires the shutter when the card has
+  // been found, sharp and steady for AUTO_CAPTURE_FRAMES samples.
+  const auto = useRef(new AutoCapture());
+  const onSample = useMemo(
+    () =>
+      Worklets.createRunOnJS((sample: number[]) => {
+        if (busyRef.current) return;
+        const { quality, shoot: now } = auto.current.push({ data: Uint8Array.from(sample), width: ANALYSE_W, height: ANALYSE_H });
+        setHint(quality.hint);
+        if (now) void shootRef.current();
+      }),
+    [],
+  );
+  const vw = view.width;
+  const vh = view.height;
+  const frameProcessor = useFrameProcessor(
+    (f: Frame) => {
+      'worklet';
+      if (selfie || !frame || f.pixelFormat !== 'yuv') return;
+      runAtTargetFps(ANALYSE_FPS, () => {
+        'worklet';
+        // A 'yuv' frame starts with its Y (luma) plane, bytesPerRow apart.
+        const plane = new Uint8Array(f.toArrayBuffer());
+        const turns = frameTurns(f.orientation, f.width, f.height, vw, vh);
+        const s = sampleFramePlane(plane, f.bytesPerRow, f.width, f.height, turns, vw, vh, frame, ANALYSE_W, ANALYSE_H);
+        onSample(Array.from(s));
+      });
+    },
+    [selfie, vw, vh, frame?.x, frame?.y, frame?.width, frame?.height, onSample],
+  );
 
   return (
     <View style={p.styles.cam} testID={`tmb-capture-${p.step}`} onLayout={(e: LayoutChangeEvent) => setView(e.nativeEvent.layout)}>
-      {device && hasPermission ? <Camera ref={camera} style={StyleSheet.absoluteFill} device={device} isActive photo /> : null}
+      {device && hasPermission ? (
+        <Camera ref={camera} style={StyleSheet.absoluteFill} device={device} isActive photo pixelFormat="yuv" frameProcessor={selfie ? undefined : frameProcessor} />
+      ) : null}
       {frame ? (
         <View
           pointerEvents="none"
+          testID="tmb-frame"
           style={{
             position: 'absolute',
             left: frame.x,
@@ -277,7 +338,7 @@ function CaptureScreen(p: {
             width: frame.width,
             height: frame.height,
             borderWidth: 3,
-            borderColor: selfie ? cam.selfieOutlineColor : cam.idFrameColor,
+            borderColor: !selfie && (hint === 'ready' || hint === 'hold_steady') ? '#2e7d32' : selfie ? cam.selfieOutlineColor : cam.idFrameColor,
             borderRadius: selfie ? frame.width / 2 : 14,
           }}
         />
@@ -286,6 +347,11 @@ function CaptureScreen(p: {
         <Text style={p.styles.camTitle}>{title}</Text>
         <Text style={p.styles.camText}>{subtitle}</Text>
       </View>
+      {frame ? (
+        <View testID="tmb-guide" style={[p.styles.guide, { top: selfie ? frame.y + frame.height - 44 : frame.y + 10 }]}>
+          <Text style={p.styles.guideText}>{selfie ? m.guideSelfie : hintText(m, hint ?? 'no_card')}</Text>
+        </View>
+      ) : null}
       <View style={p.styles.bottom}>
         <TouchableOpacity
           accessibilityRole="button"
@@ -326,6 +392,8 @@ function makeStyles(bg: string, text: string, primary: string, buttonText: strin
     top: { position: 'absolute', top: 40, left: 56, right: 56 },
     camTitle: { color: '#fff', fontSize: 19, fontWeight: '700', textAlign: 'center' },
     camText: { color: '#fff', fontSize: 15, textAlign: 'center' },
+    guide: { position: 'absolute', left: 24, right: 24, alignItems: 'center' },
+    guideText: { color: '#fff', fontSize: 15, fontWeight: '600', backgroundColor: 'rgba(0,0,0,0.55)', paddingVertical: 6, paddingHorizontal: 12, borderRadius: 999, overflow: 'hidden' },
     bottom: { position: 'absolute', bottom: 32, left: 0, right: 0, alignItems: 'center' },
     shutter: { width: 68, height: 68, borderRadius: 34, borderWidth: 5, borderColor: 'rgba(255,255,255,0.6)' },
     close: { position: 'absolute', top: 36, right: 12, width: 36, height: 36, borderRadius: 18, backgroundColor: 'rgba(0,0,0,0.35)', alignItems: 'center', justifyContent: 'center' },

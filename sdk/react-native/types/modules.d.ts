@@ -1,5 +1,5 @@
-// The parts of react-native, react-native-vision-camera and
-// @react-native-community/image-editor this package uses, declared for
+// The parts of react-native, react-native-vision-camera,
+// react-native-worklets-core and @react-native-community/image-editor this package uses, declared for
 // type-checking in this repository (which does not install the native
 // packages; the app does). They follow the libraries' own typings.
 declare module 'react-native' {
@@ -32,11 +32,42 @@ declare module 'react-native-vision-camera' {
     width: number;
     height: number;
   }
-  export class Camera extends React.Component<{ style?: unknown; device: CameraDevice; isActive: boolean; photo?: boolean }> {
+  export type PixelFormat = 'yuv' | 'rgb' | 'unknown';
+  export interface Frame {
+    readonly isValid: boolean;
+    readonly width: number;
+    readonly height: number;
+    readonly bytesPerRow: number;
+    readonly pixelFormat: PixelFormat;
+    /** VisionCamera 4.1 and later. */
+    readonly orientation?: 'portrait' | 'portrait-upside-down' | 'landscape-left' | 'landscape-right';
+    toArrayBuffer(): ArrayBuffer;
+  }
+  export interface ReadonlyFrameProcessor {
+    frameProcessor: (frame: Frame) => void;
+    type: 'readonly';
+  }
+  export class Camera extends React.Component<{
+    style?: unknown;
+    device: CameraDevice;
+    isActive: boolean;
+    photo?: boolean;
+    pixelFormat?: PixelFormat;
+    frameProcessor?: ReadonlyFrameProcessor;
+  }> {
     takePhoto(options?: { flash?: 'on' | 'off' | 'auto' }): Promise<PhotoFile>;
   }
+  export function useFrameProcessor(frameProcessor: (frame: Frame) => void, dependencies: ReadonlyArray<unknown>): ReadonlyFrameProcessor;
+  export function runAtTargetFps<T>(fps: number, func: () => T): T | undefined;
   export function useCameraDevice(position: 'front' | 'back'): CameraDevice | undefined;
   export function useCameraPermission(): { hasPermission: boolean; requestPermission(): Promise<boolean> };
+}
+
+declare module 'react-native-worklets-core' {
+  export const Worklets: {
+    /** A function a worklet (another thread) may call; it runs on the React JS thread. */
+    createRunOnJS<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => Promise<R>;
+  };
 }
 
 declare module '@react-native-community/image-editor' {

@@ -1,6 +1,9 @@
 // Test double of react-native-vision-camera: a camera whose photos are
 // files the test chooses (globalThis.__tmbCamera.next()), with the
-// permission the test sets.
+// permission the test sets. Frame processors are kept as the real hook
+// returns them; the test calls one with frames it builds (react-native
+// .test.mjs, cameraFrame), and runAtTargetFps runs its function on every
+// frame (the test chooses the rate by how often it sends one).
 import React from 'react';
 
 const state = () => globalThis.__tmbCamera;
@@ -30,4 +33,13 @@ export function useCameraPermission() {
       return ok;
     },
   };
+}
+
+export function useFrameProcessor(fn, deps) {
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  return React.useMemo(() => ({ frameProcessor: fn, type: 'readonly' }), deps);
+}
+
+export function runAtTargetFps(_fps, fn) {
+  return fn();
 }

@@ -3,6 +3,7 @@ import {
   VerificationSession,
   issueSdkToken,
   pickLanguage,
+  redeemHandoff,
   type Callbacks,
   type CustomizationInput,
   type Fetch,
@@ -24,6 +25,10 @@ export interface InitOptions extends Callbacks {
   workflowId?: string;
   /** Or an SDK token your backend minted (generateSdkToken). */
   token?: string;
+  /** Or a hand-off code (the /handoff page a phone opens reads it from its URL). */
+  handoffToken?: string;
+  /** Offer "Continue on your phone" (default true; never on a phone opened by a hand-off). */
+  handoff?: boolean;
   /** The /postdata address; default: beside this script. */
   apiUrl?: string;
   /** Where to draw; default document.body (full screen either way). */
@@ -81,7 +86,9 @@ export function init(opts: InitOptions): Handle {
     });
   const start = async () => {
     let token = opts.token ?? '';
-    if (!token) {
+    if (!token && opts.handoffToken) {
+      token = await redeemHandoff(fetchFn, opts.apiUrl ?? defaultApiUrl(), opts.handoffToken);
+    } else if (!token) {
       if (!opts.clientId || !opts.workflowId) {
         throw new SdkError('INVALID_JWT', 'give a token, or clientId and workflowId');
       }
@@ -89,7 +96,8 @@ export function init(opts: InitOptions): Handle {
     }
     const session = sessionFor(token);
     if (closed) return;
-    widget = new Widget(session, host ?? document.body);
+    const phone = !!opts.handoffToken;
+    widget = new Widget(session, host ?? document.body, { handoff: !phone && opts.handoff !== false, phone });
     try {
       await session.start();
     } catch {

@@ -39,5 +39,6 @@ background:${t.primaryColor};color:${t.buttonTextColor};min-width:180px}
 @keyframes tmb-r{to{transform:rotate(360deg)}}
 .tmb-tick{width:64px;height:64px;border-radius:50%;background:${t.primaryColor};color:${t.buttonTextColor};font-size:36px;line-height:64px}
 .tmb-file{display:none}
+.tmb-qr{width:240px;height:auto;image-rendering:crisp-edges;image-rendering:pixelated;background:#fff}
 `;
 }

@@ -41,6 +41,9 @@ function button(cls: string, text: string, onClick: () => void): HTMLButtonEleme
 const ANALYSE_W = 200;
 const ANALYSE_H = Math.round(ANALYSE_W / ID_RATIO);
 const ANALYSE_MS = 160;
+// The desktop asks for the phone's progress every 2 s: the holder sees
+// the phone's step within a moment, at one cheap request each time.
+const HANDOFF_POLL_MS = 2000;
 
 /** The web SDK's screens over a VerificationSession. */
 export class Widget {
@@ -53,9 +56,14 @@ export class Widget {
   private closed = false;
   private cameraBroken: 'denied' | 'none' | 'unsupported' | '' = '';
 
+  /**
+   * handoff: offer "Continue on your phone" (a desktop session); phone:
+   * this widget runs on a phone opened by a hand-off.
+   */
   constructor(
     private readonly session: VerificationSession,
     host: HTMLElement,
+    private readonly mode: { handoff: boolean; phone: boolean } = { handoff: true, phone: false },
   ) {
     this.root = el('div', 'tmb-root');
     this.root.setAttribute('role', 'dialog');
@@ -239,6 +247,11 @@ export class Widget {
       if (f) void this.fromFile(step, f);
     });
     wrap.append(input, button('tmb-link tmb-upload', this.m.uploadButton, () => input.click()));
+    // On a computer (a mouse, not a finger) the camera may be a poor
+    // webcam: the phone is offered too.
+    if (this.mode.handoff && typeof matchMedia === 'function' && matchMedia('(pointer: fine)').matches) {
+      wrap.append(el('br'), button('tmb-link tmb-handoff', this.m.handoffButton, () => void this.handoff()));
+    }
     return wrap;
   }
 
@@ -273,6 +286,8 @@ export class Widget {
       if (f) void this.fromFile(step, f);
     });
     s.append(input, button('tmb-btn tmb-upload', m.uploadButton, () => input.click()));
+    // A computer without a camera: the phone in the holder's pocket has one.
+    if (this.mode.handoff) s.append(button('tmb-btn tmb-btn2 tmb-handoff', m.handoffButton, () => void this.handoff()));
     if (problem !== 'unsupported') {
       s.append(
         button('tmb-link tmb-retry-camera', m.retryCameraButton, () => {
@@ -324,9 +339,76 @@ export class Widget {
       this.errorScreen(() => void this.submit());
       return;
     }
+    this.done(this.mode.phone ? this.m.handoffDone : this.m.done);
+  }
+
+  private done(text: string): void {
     const s = el('div', 'tmb-screen tmb-done');
-    s.append(el('div', 'tmb-tick', '✓'), el('p', 'tmb-p', this.m.done));
+    s.append(el('div', 'tmb-tick', '✓'), el('p', 'tmb-p', text));
     this.show(s);
+  }
+
+  /**
+   * Continue on a phone: a QR code of a single-use hand-off URL, then the
+   * phone's progress, polled every HANDOFF_POLL_MS, until its result
+   * completes this session (onSuccess here, with the phone's verdict).
+   */
+  private async handoff(): Promise<void> {
+    this.releaseCamera();
+    this.loading('');
+    let h;
+    try {
+      h = await this.session.createHandoff();
+    } catch {
+      // onError has been called; the holder may still upload a photo.
+      this.errorScreen(() => this.goto(this.index));
+      return;
+    }
+    if (this.closed) return;
+    const m = this.m;
+    const s = el('div', 'tmb-screen tmb-handoff-screen');
+    const img = el('img', 'tmb-qr') as HTMLImageElement;
+    // One pixel per module: drawn at the largest whole multiple that fits
+    // 300 px (and the screen), so modules stay square and sharp.
+    img.onload = () => {
+      const n = img.naturalWidth || 1;
+      img.style.width = `${Math.max(1, Math.floor(Math.min(300, this.root.clientWidth * 0.8) / n)) * n}px`;
+    };
+    img.src = h.qr;
+    // Not the URL: a screen reader would read the token out.
+    img.alt = m.handoffTitle;
+    const state = el('p', 'tmb-p tmb-handoff-state', m.handoffWaiting);
+    state.setAttribute('aria-live', 'polite');
+    state.dataset.state = 'waiting';
+    s.append(el('h1', 'tmb-h1', m.handoffTitle), el('p', 'tmb-p', m.handoffText), img, state);
+    this.show(s);
+    let failures = 0;
+    let polling = false;
+    this.timer = setInterval(async () => {
+      if (polling || !s.isConnected) return;
+      polling = true;
+      try {
+        const st = await this.session.pollHandoff(h.token);
+        failures = 0;
+        if (!s.isConnected) return;
+        state.dataset.state = st;
+        if (st === 'completed') return this.done(m.done);
+        state.textContent = { waiting: m.handoffWaiting, opened: m.handoffOpened, running: m.handoffRunning, expired: m.handoffExpired }[st];
+        if (st === 'expired') {
+          this.stopLoop();
+          img.remove();
+          s.append(button('tmb-btn tmb-handoff-new', m.handoffNewCode, () => void this.handoff()));
+        }
+      } catch (e) {
+        // A network blip is polled through; three in a row end it.
+        if (++failures >= 3 && s.isConnected) {
+          this.session.fail(e);
+          this.errorScreen(() => void this.handoff());
+        }
+      } finally {
+        polling = false;
+      }
+    }, HANDOFF_POLL_MS);
   }
 
   /** A neutral error screen: the check did not run, nothing about the holder. */

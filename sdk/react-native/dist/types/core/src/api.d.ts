@@ -44,11 +44,31 @@ export declare class ApiClient {
     private authed;
     /** getWorkflowById for the token's workflow. */
     getWorkflow(): Promise<Workflow>;
+    /** createHandoff: a single-use code that opens this workflow on a phone (docs/sdk.md). */
+    createHandoff(): Promise<Handoff>;
+    /** getHandoffStatus: how far the phone has got; the result once it ran. */
+    handoffStatus(token: string): Promise<HandoffStatus>;
     /** submitVerification with a compressed payload; returns the server's result. */
     submit(payload: string): Promise<Record<string, unknown>>;
+}
+/** A hand-off code: its token, the URL a phone opens, that URL as a QR code (PNG data URL). */
+export interface Handoff {
+    token: string;
+    url: string;
+    qr: string;
+    expiresIn: number;
+}
+export interface HandoffStatus {
+    state: 'waiting' | 'opened' | 'running' | 'completed' | 'expired';
+    result?: Record<string, unknown>;
 }
 /**
  * issueSdkToken: a page on an allowed origin obtains a session's SDK token
  * with the public client and workflow ids (docs/sdk.md).
  */
 export declare function issueSdkToken(fetchFn: Fetch, apiUrl: string, clientId: string, workflowId: string): Promise<string>;
+/**
+ * redeemHandoff: the phone's page exchanges a hand-off code, once, for
+ * the SDK token of a session of its own.
+ */
+export declare function redeemHandoff(fetchFn: Fetch, apiUrl: string, handoffToken: string): Promise<string>;

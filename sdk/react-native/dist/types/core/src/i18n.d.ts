@@ -30,6 +30,15 @@ export interface Messages {
     errorTitle: string;
     errorText: string;
     tryAgainButton: string;
+    handoffButton: string;
+    handoffTitle: string;
+    handoffText: string;
+    handoffWaiting: string;
+    handoffOpened: string;
+    handoffRunning: string;
+    handoffExpired: string;
+    handoffNewCode: string;
+    handoffDone: string;
 }
 export interface LandingTexts {
     heroMessage: string;

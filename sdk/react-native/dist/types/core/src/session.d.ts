@@ -1,4 +1,4 @@
-import { type ApiEvents, type Fetch } from './api';
+import { type ApiEvents, type Fetch, type Handoff, type HandoffStatus } from './api';
 import { type Customization, type CustomizationInput } from './config';
 import { SdkError } from './errors';
 import { type Language } from './i18n';
@@ -46,6 +46,14 @@ export declare class VerificationSession {
     capture(step: CaptureStep): string | undefined;
     /** Builds, compresses and submits; calls onSuccess or onError. */
     submit(): Promise<VerificationResult>;
+    /** A hand-off code for a phone (the desktop side). */
+    createHandoff(): Promise<Handoff>;
+    /**
+     * Polls a hand-off once. When the phone's verification has run, this
+     * session completes with its result: onSuccess, as if submitted here.
+     * Errors are thrown, not reported to onError.
+     */
+    pollHandoff(token: string): Promise<HandoffStatus['state']>;
     /** The holder leaves before the end. */
     cancel(): void;
 }

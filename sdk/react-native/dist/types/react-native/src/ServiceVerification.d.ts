@@ -1,5 +1,5 @@
 import React from 'react';
-import { SdkError, type CustomizationInput, type StepChange, type VerificationResult } from '../../core/src';
+import { SdkError, type CustomizationInput, type Hint, type Messages, type StepChange, type VerificationResult } from '../../core/src';
 export interface ServiceVerificationProps {
     /** The SDK token (JWT) your backend minted for the workflow. */
     token: string;
@@ -17,3 +17,7 @@ export interface ServiceVerificationProps {
  * the callbacks of the spec.
  */
 export declare function ServiceVerification(props: ServiceVerificationProps): React.JSX.Element;
+export declare const ANALYSE_W = 200;
+export declare const ANALYSE_H: number;
+export declare const ANALYSE_FPS = 6;
+export declare function hintText(m: Messages, h: Hint): string;
