@@ -52,3 +52,22 @@ func TestCrossCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestAgreementPiece: the piece a reviewer sees is the term the score
+// used: coverage when there was no MRZ, the agreement otherwise.
+func TestAgreementPiece(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		noMRZ bool
+		want  float64
+	}{
+		{"no MRZ", true, 0.9},
+		{"MRZ", false, 0.5},
+	} {
+		ex := &Extraction{noMRZ: tc.noMRZ}
+		ex.Quality.Coverage, ex.Quality.Agreement = 0.9, 0.5
+		if p := agreementPiece(ex); p.Value != tc.want || p.Name != "agreement" {
+			t.Errorf("%s: piece %+v, want value %v", tc.name, p, tc.want)
+		}
+	}
+}

@@ -319,6 +319,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 	agree := ex.Quality.Agreement
 	if mrz == nil {
 		agree = ex.Quality.Coverage
+		ex.noMRZ = true
 	}
 	ex.Quality.Score = round3(0.6*ex.Quality.Coverage + 0.25*agree + 0.15*ex.conf)
 	ex.Quality.Coverage = round3(ex.Quality.Coverage)

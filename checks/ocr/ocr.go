@@ -149,6 +149,9 @@ type Extraction struct {
 	keywords float64
 	// mrzMatch: the MRZ read has the definition's format and document code.
 	mrzMatch bool
+	// noMRZ: there was no MRZ to hold the print against; the score's
+	// agreement term is the coverage then.
+	noMRZ bool
 	// MRZ is the MRZ parsed from MRZText (nil when none was read).
 	MRZ *idv.MRZData
 	// Located says where each field read from the print was found, by
@@ -237,7 +240,7 @@ func (k *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 		Status: idv.StatusPassed, Confidence: q.Score, HasConfidence: true,
 		Pieces: []idv.ScorePiece{
 			{Name: "coverage", Value: q.Coverage, Weight: 0.6, Note: noteList("unread", q.Unread)},
-			{Name: "agreement", Value: q.Agreement, Weight: 0.25, Note: noteList("conflicts", q.Conflicts)},
+			agreementPiece(ex),
 			{Name: "confidence", Value: ex.conf, Weight: 0.15, Note: "mean tesseract word confidence"},
 			{Name: "mrz_trusted", Value: b2f(q.MRZTrusted), Weight: 0},
 		},
@@ -283,6 +286,17 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// agreementPiece is the score's agreement term as the score used it:
+// without an MRZ there is nothing to agree with and coverage stands in,
+// which a reviewer would otherwise see as an agreement of 0.
+func agreementPiece(ex *Extraction) idv.ScorePiece {
+	q := ex.Quality
+	if ex.noMRZ {
+		return idv.ScorePiece{Name: "agreement", Value: q.Coverage, Weight: 0.25, Note: "no MRZ to hold the print against: coverage stands in"}
+	}
+	return idv.ScorePiece{Name: "agreement", Value: q.Agreement, Weight: 0.25, Note: noteList("conflicts", q.Conflicts)}
 }
 
 func noteList(what string, xs []string) string {
