@@ -722,10 +722,20 @@ func abs(x int) int {
 
 // levenshtein is the edit distance between two strings of bytes.
 func levenshtein(a, b string) int {
+	row := editRow(a, b, false)
+	return row[len(b)]
+}
+
+// editRow is the last row of the edit-distance table of a against b:
+// entry j is the distance from a to b[:j], or, with anyStart, to the
+// best stretch of b ending at j.
+func editRow(a, b string, anyStart bool) []int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	if !anyStart {
+		for j := range prev {
+			prev[j] = j
+		}
 	}
 	for i := 1; i <= len(a); i++ {
 		cur[0] = i
@@ -738,7 +748,7 @@ func levenshtein(a, b string) int {
 		}
 		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return prev
 }
 
 // captionFragment: the text, letters only, is a stretch of one of the
@@ -782,21 +792,8 @@ func (ly *layout) captionLike(text string) bool {
 // infixDistance is the least edit distance between a and any stretch of
 // b.
 func infixDistance(a, b string) int {
-	prev := make([]int, len(b)+1) // a stretch of b may start anywhere: row 0 is free
-	cur := make([]int, len(b)+1)
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
 	best := len(a)
-	for _, v := range prev {
+	for _, v := range editRow(a, b, true) {
 		best = min(best, v)
 	}
 	return best

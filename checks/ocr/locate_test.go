@@ -128,3 +128,22 @@ func TestSplitWord(t *testing.T) {
 		t.Errorf("splitWord = %+v", got)
 	}
 }
+
+func TestInfixDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{
+		{"URNAMENOM", "SURNAMENOM", 0},
+		{"SURAA", "SURNAME", 1},
+		{"ABC", "XYZ", 3},
+		{"", "ABC", 0},
+	} {
+		if got := infixDistance(tc.a, tc.b); got != tc.want {
+			t.Errorf("infixDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+	if got := levenshtein("KITTEN", "SITTING"); got != 3 {
+		t.Errorf("levenshtein = %d, want 3", got)
+	}
+}
