@@ -104,6 +104,7 @@ func docType(c *idv.Case, in inputs) layerResult {
 			parts = append(parts, 1)
 		}
 	}
+	mrzConfirms := false
 	if m := in.mrz; m != nil && d.MRZ != nil && m.AllChecksPass {
 		want := strings.TrimRight(d.MRZ.DocumentCode, "<")
 		got := strings.TrimRight(m.DocumentCode, "<")
@@ -121,16 +122,20 @@ func docType(c *idv.Case, in inputs) layerResult {
 				note: fmt.Sprintf("the MRZ document code %s is not the definition's %s", m.DocumentCode, d.MRZ.DocumentCode)})
 		}
 		parts = append(parts, b2f(ok))
+		mrzConfirms = ok
 	}
-	if q := in.quality; q != nil {
-		// Half the fields read to their pattern is the floor ocr_extraction
-		// itself uses for "unreadable": below it the print does not show
-		// the definition's layout.
-		if q.Coverage < 0.5 {
-			lr.findings = append(lr.findings, finding{code: CodeTypeUnconfirmed,
-				note: fmt.Sprintf("only %.0f%% of the definition's fields were read", 100*q.Coverage)})
+	// How much of the print was read measures the reader, not the card:
+	// it does not enter the score. Half the fields read to their pattern
+	// is the floor ocr_extraction itself uses for "unreadable"; below it
+	// the print cannot confirm the layout, and unless a verified MRZ
+	// names the document, the layer could not examine the card.
+	if q := in.quality; q != nil && q.Coverage < 0.5 {
+		note := fmt.Sprintf("only %.0f%% of the definition's fields were read", 100*q.Coverage)
+		if !mrzConfirms {
+			lr.skipped = "could not examine: " + note + " and no verified MRZ names the document"
+			return lr
 		}
-		parts = append(parts, clamp01(q.Coverage))
+		lr.unexamined = append(lr.unexamined, note+"; the verified MRZ names the document")
 	}
 	if len(parts) == 0 {
 		lr.skipped = "neither the OCR check's reading nor an MRZ is available"
@@ -175,6 +180,7 @@ func crossCheck(in inputs) layerResult {
 			// changes one character of the number is missed here; the
 			// MRZ's own check digit still vouches for the MRZ's value.
 			tolerated++
+			lr.unexamined = append(lr.unexamined, fmt.Sprintf("%s printed %q, MRZ %q: one character apart, taken for a misread", f.Name, pv, mv))
 			continue
 		}
 		if mv != pv {
@@ -191,16 +197,23 @@ func crossCheck(in inputs) layerResult {
 			compared++
 			if isNameField(in.def, f) && misreadName(in.fields[f], names, labels) {
 				tolerated++
+				lr.unexamined = append(lr.unexamined, fmt.Sprintf("%s read %q: the MRZ's names misread, not another name", f, in.fields[f]))
 				continue
 			}
 			conflicts = append(conflicts, f+" conflicts with the MRZ (ocr_extraction)")
 		}
 	}
-	if compared == 0 {
+	// A field taken for a misread is evidence neither way: it is left out
+	// of the score, and when every field compared was misread the layer
+	// could not examine the print.
+	if compared-tolerated == 0 {
 		lr.skipped = "no printed field backed by the MRZ was read"
+		if tolerated > 0 {
+			lr.skipped = "could not examine: every printed field backed by the MRZ was misread"
+		}
 		return lr
 	}
-	lr.score = (float64(compared-len(conflicts)-tolerated) + 0.5*float64(tolerated)) / float64(compared)
+	lr.score = float64(compared-len(conflicts)-tolerated) / float64(compared-tolerated)
 	if len(conflicts) > 0 {
 		// A misread or an edit: a person must look; "unknown", not
 		// "forged", so it does not fail alone.

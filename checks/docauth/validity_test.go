@@ -35,7 +35,8 @@ func TestValidity(t *testing.T) {
 		{"issued in the future", nil, map[string]string{"date_of_issue": "01.01.2027"}, ReasonDatesInvalid, false},
 		{"older than 120 at issue", nil, map[string]string{"date_of_birth": "01.01.1890", "date_of_issue": "01.01.2020"}, ReasonDatesInvalid, false},
 		{"unreal MRZ date", mrzOf("", "2030-01-01", ok), nil, ReasonDatesInvalid, false},
-		{"unreal printed date", nil, map[string]string{"date_of_birth": "31.02.1990"}, ReasonDatesInvalid, false},
+		// A printed date that is no date is a misread: left unexamined.
+		{"unreal printed date", nil, map[string]string{"date_of_birth": "31.02.1990"}, "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lr := validity(collectDates(tc.m, tc.fields), now)
@@ -55,6 +56,14 @@ func TestValidity(t *testing.T) {
 				t.Errorf("findings %+v, want %s fail=%v", lr.findings, tc.code, tc.fail)
 			}
 		})
+	}
+}
+
+func TestValidityMisreadDateUnexamined(t *testing.T) {
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	lr := validity(collectDates(nil, map[string]string{"date_of_birth": "31.02.1990", "date_of_expiry": "01.01.2030"}), now)
+	if len(lr.findings) != 0 || lr.skipped != "" || len(lr.unexamined) != 1 || lr.score != 1 {
+		t.Fatalf("got %+v, want the expiry examined, the birth date left unexamined, no finding", lr)
 	}
 }
 
