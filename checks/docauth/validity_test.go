@@ -115,7 +115,8 @@ func TestCrossCheck(t *testing.T) {
 	}{
 		{"agree", map[string]string{"passport_number": "8QU4SN12", "date_of_birth": "28.03.1975"}, false},
 		{"one character of a long number is OCR's", map[string]string{"passport_number": "8QU45SN12", "date_of_birth": "28.03.1975"}, false},
-		{"two characters are not", map[string]string{"passport_number": "8QU45SN13", "date_of_birth": "28.03.1975"}, true},
+		{"two of eight characters are OCR's", map[string]string{"passport_number": "8QU45SN13", "date_of_birth": "28.03.1975"}, false},
+		{"three of eight characters are not", map[string]string{"passport_number": "8XU45SN13", "date_of_birth": "28.03.1975"}, true},
 		{"a date must agree exactly", map[string]string{"passport_number": "8QU4SN12", "date_of_birth": "28.03.1976"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -149,6 +150,10 @@ func TestCrossCheckNames(t *testing.T) {
 		{"another surname", "surname", "OTIENO", true},
 		{"another given name", "given_names", "STEPHEN JOSEPH", true},
 		{"one real word among two", "surname", "MBUGUA ACHIENG", true},
+		{"a vowel-less fragment", "surname", "A SSS", false},
+		{"a name the MRZ truncated", "given_names", "STEPHEN KIPRONOMWANGI", false},
+		{"two of six letters misread", "given_names", "STEPHEN KIPRUNU", false},
+		{"another name of the same length", "surname", "KAMAUS", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lr := crossCheck(inputs{def: def, mrz: m,
