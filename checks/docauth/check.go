@@ -404,7 +404,14 @@ func judge(layers []layerResult, threshold, band float64) (Section, idv.Outcome)
 	// the print read and matched to the definition.
 	supported := ran[layerSubstrate] && (ran[layerMRZ] || ran[layerDocType] && ran[layerValidity])
 	if !supported {
-		sec.Notes = append(sec.Notes, "the layers that ran cannot support PASS")
+		// Say which evidence was missing, so a reviewer knows what to look at.
+		note := "the layers that ran cannot support PASS"
+		for _, n := range []string{layerSubstrate, layerMRZ, layerDocType, layerValidity} {
+			if why, ok := sec.SkippedWhy[n]; ok {
+				note += "; " + n + ": " + why
+			}
+		}
+		sec.Notes = append(sec.Notes, note)
 	}
 	out := idv.Outcome{HasConfidence: true, Pieces: pieces}
 	switch {

@@ -54,7 +54,13 @@ func mrzLayer(in inputs) layerResult {
 	}
 	var bad []string
 	if c := strings.TrimRight(m.DocumentCode, "<"); c == "" || !strings.ContainsRune("PIACV", rune(c[0])) {
-		bad = append(bad, "document code "+m.DocumentCode)
+		if c != "" && strings.ContainsRune("PIACV", rune(unconfuse(c[0]))) {
+			// No check digit covers the document code: a letter OCR
+			// confuses with a valid one (LD for ID) is a misread.
+			lr.unexamined = append(lr.unexamined, "document code read "+m.DocumentCode+", taken for a misread of "+string(unconfuse(c[0])))
+		} else {
+			bad = append(bad, "document code "+m.DocumentCode)
+		}
 	}
 	if !stateCode(m.IssuingState) {
 		bad = append(bad, "issuing state "+m.IssuingState)
@@ -72,6 +78,25 @@ func mrzLayer(in inputs) layerResult {
 		lr.findings = append(lr.findings, finding{code: CodeMRZLogic, note: strings.Join(bad, ", ")})
 	}
 	return lr
+}
+
+// unconfuse maps a character OCR commonly reads for one of the document
+// code letters (P, I, A, C, V in OCR-B) back to that letter; others are
+// kept. By judgement of the glyphs' shapes, not fitted.
+func unconfuse(c byte) byte {
+	switch c {
+	case 'L', '1', 'l', '|':
+		return 'I'
+	case 'R':
+		return 'P'
+	case '4':
+		return 'A'
+	case 'G':
+		return 'C'
+	case 'Y', 'U':
+		return 'V'
+	}
+	return c
 }
 
 // stateCode: three letters, or letters padded with fillers (D<<).
@@ -109,6 +134,12 @@ func docType(c *idv.Case, in inputs) layerResult {
 		want := strings.TrimRight(d.MRZ.DocumentCode, "<")
 		got := strings.TrimRight(m.DocumentCode, "<")
 		ok := want == "" || got != "" && got[0] == want[0]
+		if !ok && got != "" && !strings.ContainsRune("PIACV", rune(got[0])) && unconfuse(got[0]) == want[0] {
+			// Not a code any document carries, but OCR's misread of the
+			// definition's (no check digit covers it): not examined.
+			ok = true
+			lr.unexamined = append(lr.unexamined, "MRZ document code read "+m.DocumentCode+", taken for a misread of "+want)
+		}
 		// Issuers do not always write their own ICAO code as the issuing
 		// state (Kenyan ID cards write KYA, with nationality KEN): either
 		// of the two naming the definition's country will do.

@@ -165,3 +165,31 @@ func TestCrossCheckNames(t *testing.T) {
 		})
 	}
 }
+
+// The document code carries no check digit: a letter OCR confuses with the
+// definition's is left unexamined; a valid code of another document type
+// is a mismatch.
+func TestMRZDocumentCodeMisread(t *testing.T) {
+	def := &idv.DocumentDefinition{Country: "KEN", MRZ: &idv.MRZDef{DocumentCode: "ID"}}
+	for _, tc := range []struct {
+		code     string
+		finding  bool
+		examined bool
+	}{
+		{"ID", false, true},
+		{"LD", false, false},
+		{"P<", true, true},
+		{"XX", true, true},
+	} {
+		t.Run(tc.code, func(t *testing.T) {
+			m := &idv.MRZData{DocumentCode: tc.code, IssuingState: "KEN", Nationality: "KEN", Sex: "M", AllChecksPass: true}
+			in := inputs{def: def, mrz: m}
+			ml, dl := mrzLayer(in), docType(&idv.Case{}, in)
+			got := len(ml.findings)+len(dl.findings) > 0
+			unexamined := len(ml.unexamined)+len(dl.unexamined) > 0
+			if got != tc.finding || unexamined == tc.examined {
+				t.Errorf("mrz %+v doc_type %+v: finding %v unexamined %v", ml, dl, got, unexamined)
+			}
+		})
+	}
+}
