@@ -11,6 +11,7 @@ import (
 	"image"
 	"math"
 	"sort"
+	"time"
 
 	"github.com/tambua/tambua/checks/internal/mrzdata"
 	"github.com/tambua/tambua/idv"
@@ -182,6 +183,7 @@ type inputs struct {
 	mrzFrom string
 	fields  map[string]string
 	quality *idv.OCRQuality
+	now     time.Time // the day of the verification
 }
 
 // Run implements idv.Check.
@@ -209,7 +211,7 @@ func (k *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 
 // gather collects the inputs; what is missing becomes a finding.
 func (k *Check) gather(ctx context.Context, c *idv.Case) (inputs, []layerResult) {
-	in := inputs{def: c.Definition}
+	in := inputs{def: c.Definition, now: c.Now}
 	var problems []layerResult
 	bad := func(code, note string) {
 		problems = append(problems, layerResult{name: "input", findings: []finding{{code: code, note: note}}})

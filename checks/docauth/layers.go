@@ -216,6 +216,11 @@ func crossCheck(in inputs) layerResult {
 			lr.unexamined = append(lr.unexamined, fmt.Sprintf("%s printed %q, MRZ %q: one character apart, taken for a misread", f.Name, pv, mv))
 			continue
 		}
+		if mv != pv && misplacedDate(f.MRZ, pv, in) {
+			tolerated++
+			lr.unexamined = append(lr.unexamined, fmt.Sprintf("%s printed %q, MRZ %q: another of the card's dates or an impossible one, taken for the reader's mix-up", f.Name, pv, mv))
+			continue
+		}
 		if mv != pv {
 			conflicts = append(conflicts, fmt.Sprintf("%s printed %q, MRZ %q", f.Name, pv, mv))
 		}
@@ -254,6 +259,43 @@ func crossCheck(in inputs) layerResult {
 		lr.findings = append(lr.findings, finding{code: CodeFieldMismatch, note: strings.Join(conflicts, "; ")})
 	}
 	return lr
+}
+
+// misplacedDate: a printed date of birth or expiry that disagrees with
+// the verified MRZ in a way no forger would choose and a reader produces
+// by taking the wrong date off the card: it is the value the reader found
+// for another date field, or it is impossible beside the MRZ's verified
+// dates (a birth date in the future or on or after the MRZ's expiry, an
+// expiry on or before the MRZ's birth date). An edit that moves a date to
+// another plausible one is still a conflict.
+func misplacedDate(mrzField, printed string, in inputs) bool {
+	if mrzField != "date_of_birth" && mrzField != "date_of_expiry" {
+		return false
+	}
+	for _, other := range []string{"date_of_birth", "date_of_issue", "date_of_expiry"} {
+		if other != mrzField && in.fields[other] == printed {
+			return true
+		}
+	}
+	t, ok := dotDay(printed)
+	if !ok {
+		return false
+	}
+	m := in.mrz
+	switch mrzField {
+	case "date_of_birth":
+		if !in.now.IsZero() && t.After(in.now) {
+			return true
+		}
+		if e, ok := isoDay(m.DateOfExpiry); ok && m.Checks["date_of_expiry"] && !t.Before(e) {
+			return true
+		}
+	case "date_of_expiry":
+		if b, ok := isoDay(m.DateOfBirth); ok && m.Checks["date_of_birth"] && !t.After(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // isNameField: the definition's field is backed by an MRZ name.

@@ -118,9 +118,13 @@ func TestCrossCheck(t *testing.T) {
 		{"two of eight characters are OCR's", map[string]string{"passport_number": "8QU45SN13", "date_of_birth": "28.03.1975"}, false},
 		{"three of eight characters are not", map[string]string{"passport_number": "8XU45SN13", "date_of_birth": "28.03.1975"}, true},
 		{"a date must agree exactly", map[string]string{"passport_number": "8QU4SN12", "date_of_birth": "28.03.1976"}, true},
+		// The reader took another of the card's dates, or one no birth
+		// date can be: its mix-up, not an edit.
+		{"the date of issue read for the birth date", map[string]string{"passport_number": "8QU4SN12", "date_of_birth": "14.03.2019", "date_of_issue": "14.03.2019"}, false},
+		{"a birth date in the future", map[string]string{"passport_number": "8QU4SN12", "date_of_birth": "14.03.2032"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			lr := crossCheck(inputs{def: def, mrz: m, fields: tc.fields,
+			lr := crossCheck(inputs{def: def, mrz: m, fields: tc.fields, now: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC),
 				quality: &idv.OCRQuality{Conflicts: []string{"passport_number"}}})
 			if got := len(lr.findings) > 0; got != tc.conflict {
 				t.Errorf("findings %+v, want conflict=%v", lr.findings, tc.conflict)
