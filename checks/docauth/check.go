@@ -11,6 +11,7 @@ import (
 	"image"
 	"math"
 	"sort"
+	"time"
 
 	"github.com/tambua/tambua/checks/internal/mrzdata"
 	"github.com/tambua/tambua/idv"
@@ -128,6 +129,9 @@ type Layer struct {
 	Score    float64   `json:"score"`
 	Weight   float64   `json:"weight"`
 	Findings []Finding `json:"findings"`
+	// CouldNotExamine lists evidence the layer left aside because the
+	// reading it rests on failed (a field misread, too little read).
+	CouldNotExamine []string `json:"could_not_examine"`
 }
 
 // Finding is one thing a layer found against the document.
@@ -153,6 +157,9 @@ type layerResult struct {
 	score    float64
 	findings []finding
 	skipped  string
+	// unexamined lists what the layer could not examine because the
+	// reading it rests on failed: a misread is no evidence either way.
+	unexamined []string
 	// substrate only
 	medium string
 	paper  float64
@@ -176,6 +183,7 @@ type inputs struct {
 	mrzFrom string
 	fields  map[string]string
 	quality *idv.OCRQuality
+	now     time.Time // the day of the verification
 }
 
 // Run implements idv.Check.
@@ -203,7 +211,7 @@ func (k *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 
 // gather collects the inputs; what is missing becomes a finding.
 func (k *Check) gather(ctx context.Context, c *idv.Case) (inputs, []layerResult) {
-	in := inputs{def: c.Definition}
+	in := inputs{def: c.Definition, now: c.Now}
 	var problems []layerResult
 	bad := func(code, note string) {
 		problems = append(problems, layerResult{name: "input", findings: []finding{{code: code, note: note}}})
@@ -323,12 +331,23 @@ func (k *Check) examine(ctx context.Context, c *idv.Case, in inputs) []layerResu
 		docType(c, in),
 		crossCheck(in),
 		mrzLayer(in),
-		{name: layerGuilloche, skipped: "not examined: needs a per-definition expectation of the fine-line spectrum, not built yet"},
-		{name: layerSeal, skipped: "not examined: no reference emblem per definition yet"},
+		{name: layerGuilloche, skipped: featureSkip(in.def, "guilloche", "no expected fine-line spectrum for it (to be measured on genuine specimens, not on our renders): not built")},
+		{name: layerSeal, skipped: featureSkip(in.def, "seal", "no reference emblem for it: not built")},
 		{name: layerHologram, skipped: "a hologram cannot be judged from one photo: it shows as a changing colour under changing angles"},
 		barcode(ctx, in),
 		validity(ds, c.Now),
 	}
+}
+
+// featureSkip is why a security-feature layer did not run: the definition
+// declares no such feature, or declares one the check has no reference for.
+func featureSkip(d *idv.DocumentDefinition, kind, noReference string) string {
+	for _, f := range d.Security {
+		if f.Kind == kind {
+			return fmt.Sprintf("the definition declares a %s on the %s, but %s", kind, f.Zone.Side, noReference)
+		}
+	}
+	return "the definition declares no " + kind
 }
 
 // judge turns the layers into the section and the outcome, by the rules
@@ -371,7 +390,7 @@ func judge(layers []layerResult, threshold, band float64) (Section, idv.Outcome)
 		w := weights[lr.name]
 		sum += w * lr.score
 		wsum += w
-		l := Layer{Score: round3(lr.score), Weight: w, Findings: []Finding{}}
+		l := Layer{Score: round3(lr.score), Weight: w, Findings: []Finding{}, CouldNotExamine: append([]string{}, lr.unexamined...)}
 		for _, f := range lr.findings {
 			l.Findings = append(l.Findings, Finding{Code: f.code, Fail: f.fail, Note: f.note})
 		}
@@ -387,7 +406,14 @@ func judge(layers []layerResult, threshold, band float64) (Section, idv.Outcome)
 	// the print read and matched to the definition.
 	supported := ran[layerSubstrate] && (ran[layerMRZ] || ran[layerDocType] && ran[layerValidity])
 	if !supported {
-		sec.Notes = append(sec.Notes, "the layers that ran cannot support PASS")
+		// Say which evidence was missing, so a reviewer knows what to look at.
+		note := "the layers that ran cannot support PASS"
+		for _, n := range []string{layerSubstrate, layerMRZ, layerDocType, layerValidity} {
+			if why, ok := sec.SkippedWhy[n]; ok {
+				note += "; " + n + ": " + why
+			}
+		}
+		sec.Notes = append(sec.Notes, note)
 	}
 	out := idv.Outcome{HasConfidence: true, Pieces: pieces}
 	switch {

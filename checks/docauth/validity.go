@@ -2,6 +2,7 @@ package docauth
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tambua/tambua/idv"
@@ -87,7 +88,16 @@ func validity(ds dates, now time.Time) layerResult {
 		lr.score = 0
 	}
 	for _, u := range ds.unreal {
-		add(ReasonDatesInvalid, false, u+" is not a calendar date")
+		if strings.HasPrefix(u, "mrz.") {
+			// A check digit vouches for what was read: the zone itself
+			// holds an impossible date.
+			add(ReasonDatesInvalid, false, u+" is not a calendar date")
+			continue
+		}
+		// A printed date that is no date is what a reader's misread
+		// looks like (a digit lost or doubled); it is evidence of
+		// nothing, so that date is left unexamined.
+		lr.unexamined = append(lr.unexamined, u+" read as no calendar date")
 	}
 	if e := ds.expiry; e != nil && e.t.Before(day) {
 		// An expiry in the past is an expiry in the past however it was

@@ -35,7 +35,8 @@ func TestValidity(t *testing.T) {
 		{"issued in the future", nil, map[string]string{"date_of_issue": "01.01.2027"}, ReasonDatesInvalid, false},
 		{"older than 120 at issue", nil, map[string]string{"date_of_birth": "01.01.1890", "date_of_issue": "01.01.2020"}, ReasonDatesInvalid, false},
 		{"unreal MRZ date", mrzOf("", "2030-01-01", ok), nil, ReasonDatesInvalid, false},
-		{"unreal printed date", nil, map[string]string{"date_of_birth": "31.02.1990"}, ReasonDatesInvalid, false},
+		// A printed date that is no date is a misread: left unexamined.
+		{"unreal printed date", nil, map[string]string{"date_of_birth": "31.02.1990"}, "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lr := validity(collectDates(tc.m, tc.fields), now)
@@ -55,6 +56,14 @@ func TestValidity(t *testing.T) {
 				t.Errorf("findings %+v, want %s fail=%v", lr.findings, tc.code, tc.fail)
 			}
 		})
+	}
+}
+
+func TestValidityMisreadDateUnexamined(t *testing.T) {
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	lr := validity(collectDates(nil, map[string]string{"date_of_birth": "31.02.1990", "date_of_expiry": "01.01.2030"}), now)
+	if len(lr.findings) != 0 || lr.skipped != "" || len(lr.unexamined) != 1 || lr.score != 1 {
+		t.Fatalf("got %+v, want the expiry examined, the birth date left unexamined, no finding", lr)
 	}
 }
 
@@ -106,11 +115,16 @@ func TestCrossCheck(t *testing.T) {
 	}{
 		{"agree", map[string]string{"passport_number": "8QU4SN12", "date_of_birth": "28.03.1975"}, false},
 		{"one character of a long number is OCR's", map[string]string{"passport_number": "8QU45SN12", "date_of_birth": "28.03.1975"}, false},
-		{"two characters are not", map[string]string{"passport_number": "8QU45SN13", "date_of_birth": "28.03.1975"}, true},
+		{"two of eight characters are OCR's", map[string]string{"passport_number": "8QU45SN13", "date_of_birth": "28.03.1975"}, false},
+		{"three of eight characters are not", map[string]string{"passport_number": "8XU45SN13", "date_of_birth": "28.03.1975"}, true},
 		{"a date must agree exactly", map[string]string{"passport_number": "8QU4SN12", "date_of_birth": "28.03.1976"}, true},
+		// The reader took another of the card's dates, or one no birth
+		// date can be: its mix-up, not an edit.
+		{"the date of issue read for the birth date", map[string]string{"passport_number": "8QU4SN12", "date_of_birth": "14.03.2019", "date_of_issue": "14.03.2019"}, false},
+		{"a birth date in the future", map[string]string{"passport_number": "8QU4SN12", "date_of_birth": "14.03.2032"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			lr := crossCheck(inputs{def: def, mrz: m, fields: tc.fields,
+			lr := crossCheck(inputs{def: def, mrz: m, fields: tc.fields, now: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC),
 				quality: &idv.OCRQuality{Conflicts: []string{"passport_number"}}})
 			if got := len(lr.findings) > 0; got != tc.conflict {
 				t.Errorf("findings %+v, want conflict=%v", lr.findings, tc.conflict)
@@ -140,6 +154,10 @@ func TestCrossCheckNames(t *testing.T) {
 		{"another surname", "surname", "OTIENO", true},
 		{"another given name", "given_names", "STEPHEN JOSEPH", true},
 		{"one real word among two", "surname", "MBUGUA ACHIENG", true},
+		{"a vowel-less fragment", "surname", "A SSS", false},
+		{"a name the MRZ truncated", "given_names", "STEPHEN KIPRONOMWANGI", false},
+		{"two of six letters misread", "given_names", "STEPHEN KIPRUNU", false},
+		{"another name of the same length", "surname", "KAMAUS", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lr := crossCheck(inputs{def: def, mrz: m,
@@ -147,6 +165,34 @@ func TestCrossCheckNames(t *testing.T) {
 				quality: &idv.OCRQuality{Conflicts: []string{tc.field}}})
 			if got := len(lr.findings) > 0; got != tc.conflict {
 				t.Errorf("%q: findings %+v, want conflict=%v", tc.printed, lr.findings, tc.conflict)
+			}
+		})
+	}
+}
+
+// The document code carries no check digit: a letter OCR confuses with the
+// definition's is left unexamined; a valid code of another document type
+// is a mismatch.
+func TestMRZDocumentCodeMisread(t *testing.T) {
+	def := &idv.DocumentDefinition{Country: "KEN", MRZ: &idv.MRZDef{DocumentCode: "ID"}}
+	for _, tc := range []struct {
+		code     string
+		finding  bool
+		examined bool
+	}{
+		{"ID", false, true},
+		{"LD", false, false},
+		{"P<", true, true},
+		{"XX", true, true},
+	} {
+		t.Run(tc.code, func(t *testing.T) {
+			m := &idv.MRZData{DocumentCode: tc.code, IssuingState: "KEN", Nationality: "KEN", Sex: "M", AllChecksPass: true}
+			in := inputs{def: def, mrz: m}
+			ml, dl := mrzLayer(in), docType(&idv.Case{}, in)
+			got := len(ml.findings)+len(dl.findings) > 0
+			unexamined := len(ml.unexamined)+len(dl.unexamined) > 0
+			if got != tc.finding || unexamined == tc.examined {
+				t.Errorf("mrz %+v doc_type %+v: finding %v unexamined %v", ml, dl, got, unexamined)
 			}
 		})
 	}
