@@ -16,7 +16,6 @@ import (
 
 	_ "github.com/tambua/tambua/checks/standard" // the built-in checks
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/plugins"
 	"github.com/tambua/tambua/sdk/webdist"
 	"github.com/tambua/tambua/server"
 	"github.com/tambua/tambua/server/files"
@@ -146,13 +145,9 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	settings := checkSettings(env)
-	for _, s := range sets {
-		k, v, ok := strings.Cut(s, "=")
-		if !ok || k == "" {
-			return Usagef("--set %q: want KEY=VALUE", s)
-		}
-		settings[k] = v
+	settings, err := checkSettingsWith(env, sets)
+	if err != nil {
+		return err
 	}
 	wh, err := hooks.setup(*data, *dbURL != "", st, log)
 	if err != nil {
@@ -160,14 +155,11 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	// The server's custom_webhook check resolves webhook_id to a stored
 	// webhook and sends through the guarded sender.
-	opts := []idv.Option{idv.WithDefinitions(defs), idv.WithSettings(settings), idv.WithChecks(wh.check)}
-	for _, p := range pluginPaths {
-		pc, err := plugins.Load(ctx, p, plugins.Options{Stderr: env.Stderr})
-		if err != nil {
-			return &UsageError{Err: err}
-		}
-		opts = append(opts, idv.WithChecks(pc))
+	plugged, err := loadPlugins(ctx, env, pluginPaths)
+	if err != nil {
+		return err
 	}
+	opts := append([]idv.Option{idv.WithDefinitions(defs), idv.WithSettings(settings), idv.WithChecks(wh.check)}, plugged...)
 	engine := idv.New(opts...)
 	defer engine.Close()
 
