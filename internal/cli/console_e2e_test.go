@@ -64,14 +64,21 @@ func artefacts(t *testing.T) string {
 // its 6-digit code, as a new user of `make run` would.
 func latestCode(t *testing.T, data string) string {
 	t.Helper()
+	// The sign-up mail says "code is N", the invitation "this code: N".
+	return newestMailCode(t, data, regexp.MustCompile(`code(?: is|:) (\d{6})\b`))
+}
+
+// newestMailCode reads the newest message of the local mailbox DATA/mailbox
+// and returns what the first group of code matches in it.
+func newestMailCode(t *testing.T, data string, code *regexp.Regexp) string {
+	t.Helper()
 	names, err := filepath.Glob(filepath.Join(data, "mailbox", "*.eml"))
 	require.NoError(t, err)
 	require.NotEmpty(t, names, "no mail in the mailbox")
 	sort.Strings(names)
 	b, err := os.ReadFile(names[len(names)-1])
 	require.NoError(t, err)
-	// The sign-up mail says "code is N", the invitation "this code: N".
-	m := regexp.MustCompile(`code(?: is|:) (\d{6})\b`).FindSubmatch(b)
+	m := code.FindSubmatch(b)
 	require.NotNil(t, m, string(b))
 	return string(m[1])
 }
@@ -552,26 +559,6 @@ func serveEnv(t *testing.T, data string, vars map[string]string, extra ...string
 	addr = freeAddr(t)
 	errb = &syncBuf{}
 	env := &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: errb, Getenv: func(k string) string { return vars[k] }}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	go func() { done <- Run(ctx, env, append([]string{"serve", "--addr", addr, "--data", data}, extra...)) }()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get("http://" + addr + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			break
-		}
-		select {
-		case code := <-done:
-			t.Fatalf("serve exited with %d: %s", code, errb.String())
-		default:
-		}
-		require.True(t, time.Now().Before(deadline), "server did not start")
-		time.Sleep(50 * time.Millisecond)
-	}
-	return addr, errb, func() {
-		cancel()
-		assert.Equal(t, ExitOK, <-done, errb.String())
-	}
+	stop = startServe(t, env, http.DefaultClient, "http://"+addr, errb, 30*time.Second, append([]string{"serve", "--addr", addr, "--data", data}, extra...)...)
+	return addr, errb, stop
 }

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -52,15 +51,7 @@ func noFaceJPEG(t *testing.T) []byte {
 // mailbox, an invitation's.
 func invitationCode(t *testing.T, data string) string {
 	t.Helper()
-	names, err := filepath.Glob(filepath.Join(data, "mailbox", "*.eml"))
-	require.NoError(t, err)
-	require.NotEmpty(t, names, "no mail in the mailbox")
-	sort.Strings(names)
-	b, err := os.ReadFile(names[len(names)-1])
-	require.NoError(t, err)
-	m := regexp.MustCompile(`enter this code: (\d{6})`).FindSubmatch(b)
-	require.NotNil(t, m, string(b))
-	return string(m[1])
+	return newestMailCode(t, data, regexp.MustCompile(`enter this code: (\d{6})`))
 }
 
 // receivedEvents is the local HTTPS receiver's inbox.
