@@ -177,15 +177,13 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		}
 		return time.Now()
 	}
-	if n, err := st.ReleaseClaimsBefore(ctx, releaseBefore()); err != nil {
+	if err := store.ReleaseDeadClaims(ctx, st, log, releaseBefore()); err != nil {
 		return err
-	} else if n > 0 {
-		log.Warn("released claims of verifications interrupted by a stop", "count", n)
 	}
 	if shared {
 		rctx, stopReleasing := context.WithCancel(ctx)
 		defer stopReleasing()
-		go releaseStaleClaims(rctx, st, log, *staleClaims)
+		go store.ReleaseStaleClaims(rctx, st, log, *staleClaims)
 	}
 	var demo *server.Demo
 	if *demoOn {
@@ -219,47 +217,14 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	wh.dispatcher.Grace = min(*shutdownTimeout, webhookGrace)
 	wh.dispatcher.Lease = *webhookLease
 	// Before serving: remove what a crash left (captures of verifications
-	// never completed, temporary files) and store-only uploads whose URLs
-	// have expired. On SQLite no verification is running yet, so every
-	// capture without a completed record and every temporary file goes.
-	// On a shared database other replicas' verifications are running: only
-	// capture folders with no row at all (a released dead claim's) and
-	// temporary files over an hour old go (docs/server.md, File sweeps).
-	startSweep, what := srv.SweepOrphans, "removed files left by the previous stop"
-	if shared {
-		startSweep, what = srv.SweepDeadCaptures, "removed files of verifications that died with a replica"
-	}
-	if sw, err := startSweep(ctx); err != nil {
+	// never completed, temporary files), then store-only uploads whose
+	// URLs have expired and verifications past retention, and again every
+	// hour.
+	if err := srv.SweepLeftovers(ctx, shared); err != nil {
 		return fmt.Errorf("sweeping files left by the previous stop: %w", err)
-	} else if sw.Orphans+sw.Temp > 0 {
-		log.Warn(what, "orphan_verifications", sw.Orphans, "temp_files", sw.Temp)
 	}
-	sweep := func() {
-		sw, err := srv.SweepFiles(ctx)
-		if err != nil {
-			log.Error("file sweep", "error", err)
-		} else if sw.StoreOnly+sw.Temp > 0 {
-			log.Info("expired files removed", "store_only", sw.StoreOnly, "temp_files", sw.Temp)
-		}
-		if n, err := srv.SweepRetention(ctx); err != nil {
-			log.Error("retention sweep", "error", err)
-		} else if n > 0 {
-			log.Info("verifications erased by retention", "count", n)
-		}
-	}
-	sweep()
-	go func() {
-		t := time.NewTicker(time.Hour)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				sweep()
-			}
-		}
-	}()
+	srv.SweepExpired(ctx)
+	go srv.SweepExpiredEvery(ctx, time.Hour)
 	if demo != nil {
 		printDemo(env, demo, *baseURL)
 	}
@@ -568,28 +533,6 @@ const staleClaimAge = 5 * time.Minute
 // the run (storeTimeout in server/verify.go), then the result in one
 // transaction; 10 s covers two such writes and a second of clock skew.
 const claimMargin = 10 * time.Second
-
-// releaseStaleClaims releases, until ctx ends, the claims of replicas that
-// died mid-verification: a quarter of age apart (at most a minute), so a
-// dead replica's claims are free at most 1.25 times age after it took
-// them.
-func releaseStaleClaims(ctx context.Context, st store.Store, log *slog.Logger, age time.Duration) {
-	t := time.NewTicker(min(time.Minute, age/4))
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		n, err := st.ReleaseClaimsBefore(ctx, time.Now().Add(-age))
-		if err != nil && ctx.Err() == nil {
-			log.Error("releasing stale claims", "error", err)
-		} else if n > 0 {
-			log.Warn("released claims of verifications interrupted by a stop", "count", n)
-		}
-	}
-}
 
 // allowDemoOrigin lets the server's own /demo page start SDK sessions
 // for the demo workflow: its web_sdk_configs.allowed_origins gets the
