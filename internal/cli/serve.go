@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -187,11 +186,11 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	var demo *server.Demo
 	if *demoOn {
-		if demo, err = admin.EnsureDemo(ctx, demoUnits, demoDocumentTypes(defs), demoChecks()); err != nil {
+		if demo, err = admin.EnsureDemo(ctx, demoUnits, server.DemoDocumentTypes(defs), server.DemoChecks()); err != nil {
 			return fmt.Errorf("creating the demo organisation: %w", err)
 		}
 		if demo != nil {
-			if demo.Workflow, err = allowDemoOrigin(ctx, admin, demo.Workflow, *baseURL); err != nil {
+			if demo.Workflow, err = admin.AllowDemoOrigin(ctx, demo.Workflow, *baseURL); err != nil {
 				return fmt.Errorf("allowing the demo page on the demo workflow: %w", err)
 			}
 		}
@@ -354,48 +353,6 @@ func defaultBaseURL(addr string, tls bool) string {
 	return scheme + net.JoinHostPort(host, port)
 }
 
-// demoDocumentTypes are the demo workflow's document types: a few, because
-// OCR tries every document type a workflow allows, so each one added
-// costs time on every verification.
-func demoDocumentTypes(defs idv.Definitions) []string {
-	var out []string
-	for _, c := range []string{"kenya_national_id", "ke_maisha_card", "ke_passport", "generic_passport"} {
-		if _, ok := defs.Definition(c); ok {
-			out = append(out, c)
-		}
-	}
-	if len(out) == 0 {
-		// Custom definitions only (--docdefs): take them all.
-		if all, ok := defs.(interface{ Configs() []string }); ok {
-			out = all.Configs()
-		}
-	}
-	return out
-}
-
-// demoChecks are the checks of the demo workflow: OCR extraction and every
-// other catalog check compiled into this build that needs nothing more
-// than the document and a selfie. Sanctions screening is left out: it
-// needs lists the operator installs (tambua lists update), and without
-// them every demo verification would go to review.
-func demoChecks() []string {
-	have := map[string]bool{}
-	for _, n := range idv.Registered() {
-		have[n] = true
-	}
-	out := []string{idv.CheckOCR}
-	for _, ci := range idv.Catalog {
-		switch ci.Name {
-		case idv.CheckOCR, idv.CheckAddress, idv.CheckCustomWebhook, idv.CheckSanctions:
-			continue
-		}
-		if have[ci.Name] {
-			out = append(out, ci.Name)
-		}
-	}
-	return out
-}
-
 func printDemo(env *Env, d *server.Demo, baseURL string) {
 	w := env.Stdout
 	fmt.Fprintln(w, "DEMO: first start on an empty database, so a demo organisation was created for trying the server.")
@@ -533,19 +490,3 @@ const staleClaimAge = 5 * time.Minute
 // the run (storeTimeout in server/verify.go), then the result in one
 // transaction; 10 s covers two such writes and a second of clock skew.
 const claimMargin = 10 * time.Second
-
-// allowDemoOrigin lets the server's own /demo page start SDK sessions
-// for the demo workflow: its web_sdk_configs.allowed_origins gets the
-// origin of the base URL (docs/sdk.md).
-func allowDemoOrigin(ctx context.Context, admin *server.Admin, w server.Workflow, baseURL string) (server.Workflow, error) {
-	u, err := url.Parse(baseURL)
-	if err != nil {
-		return w, err
-	}
-	def := w.Definition
-	if def.WebSDK == nil {
-		def.WebSDK = &idv.SDKConfig{}
-	}
-	def.WebSDK.AllowedOrigins = append(def.WebSDK.AllowedOrigins, u.Scheme+"://"+u.Host)
-	return admin.EditWorkflow(ctx, w.ID, def)
-}
