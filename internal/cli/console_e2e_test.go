@@ -49,6 +49,30 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
+// kenyanIDCaptures renders sample 0 of kenya_national_id from seed (easy,
+// no impostor) and writes its front, back and selfie, or selfie when
+// given, as front.jpg, back.jpg and selfie.jpg; it returns their paths
+// by slot.
+func kenyanIDCaptures(t *testing.T, seed uint64, selfie []byte) map[string]string {
+	t.Helper()
+	def, ok := docdefs.Default().Definition("kenya_national_id")
+	require.True(t, ok)
+	gen, err := synth.New(synth.Options{Definitions: []*idv.DocumentDefinition{def}, Seed: seed, Difficulty: synth.Easy, ImpostorRate: -1})
+	require.NoError(t, err)
+	sample, err := gen.Sample(context.Background(), 0)
+	require.NoError(t, err)
+	if selfie == nil {
+		selfie = sample.Selfie
+	}
+	capDir := t.TempDir()
+	files := map[string]string{}
+	for name, b := range map[string][]byte{"front": sample.Front, "back": sample.Back, "selfie": selfie} {
+		files[name] = filepath.Join(capDir, name+".jpg")
+		require.NoError(t, os.WriteFile(files[name], b, 0o600))
+	}
+	return files
+}
+
 // artefacts is where the screenshots go: $TAMBUA_ARTEFACTS/console, or a
 // temporary folder.
 func artefacts(t *testing.T) string {
@@ -138,18 +162,7 @@ func TestConsoleEndToEnd(t *testing.T) {
 
 	// The synthetic captures: a Kenyan ID, front, back and a selfie of
 	// the same person.
-	def, ok := docdefs.Default().Definition("kenya_national_id")
-	require.True(t, ok)
-	gen, err := synth.New(synth.Options{Definitions: []*idv.DocumentDefinition{def}, Seed: 18, Difficulty: synth.Easy, ImpostorRate: -1})
-	require.NoError(t, err)
-	sample, err := gen.Sample(context.Background(), 0)
-	require.NoError(t, err)
-	capDir := t.TempDir()
-	files := map[string]string{}
-	for name, b := range map[string][]byte{"front": sample.Front, "back": sample.Back, "selfie": sample.Selfie} {
-		files[name] = filepath.Join(capDir, name+".jpg")
-		require.NoError(t, os.WriteFile(files[name], b, 0o600))
-	}
+	files := kenyanIDCaptures(t, 18, nil)
 
 	// The webhook receiver: HTTPS, asking for the server's client
 	// certificate (mutual TLS), as the spec requires.
