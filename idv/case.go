@@ -24,6 +24,19 @@ const (
 	SlotSelfie = "selfie"
 )
 
+// OriginalImageName is the spec's images key of an original capture:
+// front_id and back_id for the document's sides, the slot name for any
+// other slot.
+func OriginalImageName(slot string) string {
+	switch slot {
+	case SlotFront:
+		return "front_id"
+	case SlotBack:
+		return "back_id"
+	}
+	return slot
+}
+
 // Names of the derived images a verification may produce (the spec's
 // images keys).
 const (

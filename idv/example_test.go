@@ -70,3 +70,14 @@ checks:
 	// reject [blocklisted_id] 3 units
 	// ACHIENG ODHIAMBO
 }
+
+func ExampleOriginalImageName() {
+	for _, slot := range []string{idv.SlotFront, idv.SlotBack, idv.SlotSelfie, "proof_of_address"} {
+		fmt.Println(slot, "->", idv.OriginalImageName(slot))
+	}
+	// Output:
+	// front -> front_id
+	// back -> back_id
+	// selfie -> selfie
+	// proof_of_address -> proof_of_address
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"reflect"
 	"time"
 
@@ -374,6 +375,64 @@ func (a *Admin) EnsureDemo(ctx context.Context, units int64, docTypes, checks []
 	}
 	org, err = a.store.Organisation(ctx, org.ID)
 	return &Demo{Organisation: org, Client: c, Secret: secret, Workflow: w}, err
+}
+
+// DemoDocumentTypes are the demo workflow's document types: a few, because
+// OCR tries every document type a workflow allows, so each one added
+// costs time on every verification.
+func DemoDocumentTypes(defs idv.Definitions) []string {
+	var out []string
+	for _, c := range []string{"kenya_national_id", "ke_maisha_card", "ke_passport", "generic_passport"} {
+		if _, ok := defs.Definition(c); ok {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		// Custom definitions only (--docdefs): take them all.
+		if all, ok := defs.(interface{ Configs() []string }); ok {
+			out = all.Configs()
+		}
+	}
+	return out
+}
+
+// DemoChecks are the checks of the demo workflow: OCR extraction and every
+// other catalog check compiled into this build that needs nothing more
+// than the document and a selfie. Sanctions screening is left out: it
+// needs lists the operator installs (tambua lists update), and without
+// them every demo verification would go to review.
+func DemoChecks() []string {
+	have := map[string]bool{}
+	for _, n := range idv.Registered() {
+		have[n] = true
+	}
+	out := []string{idv.CheckOCR}
+	for _, ci := range idv.Catalog {
+		switch ci.Name {
+		case idv.CheckOCR, idv.CheckAddress, idv.CheckCustomWebhook, idv.CheckSanctions:
+			continue
+		}
+		if have[ci.Name] {
+			out = append(out, ci.Name)
+		}
+	}
+	return out
+}
+
+// AllowDemoOrigin lets the server's own /demo page start SDK sessions
+// for the demo workflow: its web_sdk_configs.allowed_origins gets the
+// origin of the base URL (docs/sdk.md).
+func (a *Admin) AllowDemoOrigin(ctx context.Context, w Workflow, baseURL string) (Workflow, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return w, err
+	}
+	def := w.Definition
+	if def.WebSDK == nil {
+		def.WebSDK = &idv.SDKConfig{}
+	}
+	def.WebSDK.AllowedOrigins = append(def.WebSDK.AllowedOrigins, u.Scheme+"://"+u.Host)
+	return a.EditWorkflow(ctx, w.ID, def)
 }
 
 // ApproveAdminVerification records, after an instance operator looked at

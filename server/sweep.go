@@ -148,3 +148,57 @@ func (s *Server) SweepRetention(ctx context.Context) (int, error) {
 		}
 	}
 }
+
+// SweepLeftovers removes, before serving, what a crash left: captures of
+// verifications never completed and temporary files. On a database of its
+// own (shared false: SQLite) no verification is running yet, so every
+// capture without a completed record and every temporary file goes
+// (SweepOrphans). On a shared database other replicas' verifications are
+// running: only capture folders with no row at all (a released dead
+// claim's) and temporary files over an hour old go (SweepDeadCaptures;
+// docs/server.md, File sweeps).
+func (s *Server) SweepLeftovers(ctx context.Context, shared bool) error {
+	sweep, what := s.SweepOrphans, "removed files left by the previous stop"
+	if shared {
+		sweep, what = s.SweepDeadCaptures, "removed files of verifications that died with a replica"
+	}
+	sw, err := sweep(ctx)
+	if err != nil {
+		return err
+	}
+	if sw.Orphans+sw.Temp > 0 {
+		s.log.Warn(what, "orphan_verifications", sw.Orphans, "temp_files", sw.Temp)
+	}
+	return nil
+}
+
+// SweepExpired runs SweepFiles and SweepRetention and logs what they
+// removed or why they failed: tambua serve's sweep at start and every
+// hour (SweepExpiredEvery).
+func (s *Server) SweepExpired(ctx context.Context) {
+	sw, err := s.SweepFiles(ctx)
+	if err != nil {
+		s.log.Error("file sweep", "error", err)
+	} else if sw.StoreOnly+sw.Temp > 0 {
+		s.log.Info("expired files removed", "store_only", sw.StoreOnly, "temp_files", sw.Temp)
+	}
+	if n, err := s.SweepRetention(ctx); err != nil {
+		s.log.Error("retention sweep", "error", err)
+	} else if n > 0 {
+		s.log.Info("verifications erased by retention", "count", n)
+	}
+}
+
+// SweepExpiredEvery runs SweepExpired every interval until ctx ends.
+func (s *Server) SweepExpiredEvery(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			s.SweepExpired(ctx)
+		}
+	}
+}

@@ -72,17 +72,6 @@ func validSlot(name string) bool {
 	return true
 }
 
-// imageKey is the images key of an original capture.
-func imageKey(slot string) string {
-	switch slot {
-	case idv.SlotFront:
-		return "front_id"
-	case idv.SlotBack:
-		return "back_id"
-	}
-	return slot
-}
-
 // checkImage decides upfront, with the decoder the checks use
 // (vision.Decode), whether a capture can be read: 415 when it is not a
 // JPEG or PNG (WebP included: no check decodes it) or its data is corrupt
@@ -602,7 +591,7 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 		}
 		u := s.FileURL(key)
 		files[u] = key
-		urls[imageKey(f.slot)] = u
+		urls[idv.OriginalImageName(f.slot)] = u
 		images[f.slot] = idv.Image{Data: f.data, ContentType: "image/" + f.format}
 		// The minted URL replaces any value the caller put under that key.
 		msg[f.slot+"_url"], _ = json.Marshal(u)

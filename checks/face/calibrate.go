@@ -3,6 +3,7 @@ package face
 import (
 	"context"
 	"fmt"
+	"image"
 	"os"
 	"path/filepath"
 	"sort"
@@ -26,6 +27,20 @@ type Pair struct {
 // Labelled is one image of a known person.
 type Labelled struct {
 	Person, Path string
+}
+
+// Decode reads and decodes the image as face matching decodes a capture
+// (facerec.Decode); a decoding error names the file.
+func (l Labelled) Decode() (image.Image, error) {
+	data, err := os.ReadFile(l.Path)
+	if err != nil {
+		return nil, err
+	}
+	img, err := facerec.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", l.Path, err)
+	}
+	return img, nil
 }
 
 // LoadJohns lists the johns photos, person by person.
@@ -55,13 +70,9 @@ func LoadJohns(dir string) ([]Labelled, error) {
 func (m *Matcher) AllPairs(ctx context.Context, set []Labelled) ([]Pair, error) {
 	faces := make([]*facerec.Face, len(set))
 	for i, l := range set {
-		data, err := os.ReadFile(l.Path)
+		img, err := l.Decode()
 		if err != nil {
 			return nil, err
-		}
-		img, err := facerec.Decode(data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", l.Path, err)
 		}
 		f, err := m.Dominant(ctx, img)
 		if err != nil {

@@ -3,6 +3,9 @@ package face
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -32,6 +35,28 @@ func TestSimilarityMap(t *testing.T) {
 		if back := DistanceAt(s); s > 1e-9 && s < 1-1e-9 && math.Abs(back-d) > 1e-6 {
 			t.Fatalf("DistanceAt(Similarity(%v)) = %v", d, back)
 		}
+	}
+}
+
+func TestLabelledDecode(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jpg")
+	if err := os.WriteFile(bad, []byte("not a JPEG"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (Labelled{Path: bad}).Decode(); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("undecodable file: error %v does not name it", err)
+	}
+	if _, err := (Labelled{Path: filepath.Join(dir, "none.jpg")}).Decode(); !os.IsNotExist(err) {
+		t.Errorf("missing file: error %v", err)
+	}
+	johns, err := LoadJohns(JohnsDir)
+	if err != nil || len(johns) == 0 {
+		t.Skipf("no johns photos in %s", JohnsDir)
+	}
+	img, err := johns[0].Decode()
+	if err != nil || img.Bounds().Empty() {
+		t.Errorf("%s: %v", johns[0].Path, err)
 	}
 }
 

@@ -153,6 +153,19 @@ func TestLayout(t *testing.T) {
 			}
 		}
 	}
+	// The command line is the top: only cmd/ imports it, so a harness
+	// (internal/bench) or a library never reaches for its flags and
+	// printing, and what it does lives where something else can use it.
+	for path, p := range pkgs {
+		if under(path, "internal/cli") || under(path, "cmd") {
+			continue
+		}
+		for _, d := range p.Deps {
+			if under(d, "internal/cli") {
+				add("%s depends on the command line %s; move what it needs out of internal/cli", path, d)
+			}
+		}
+	}
 	for _, root := range []string{"idv", "mrz"} {
 		for _, d := range pkgs[root].Imports {
 			add("%s is a leaf library and imports %s", root, d)

@@ -49,6 +49,30 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
+// kenyanIDCaptures renders sample 0 of kenya_national_id from seed (easy,
+// no impostor) and writes its front, back and selfie, or selfie when
+// given, as front.jpg, back.jpg and selfie.jpg; it returns their paths
+// by slot.
+func kenyanIDCaptures(t *testing.T, seed uint64, selfie []byte) map[string]string {
+	t.Helper()
+	def, ok := docdefs.Default().Definition("kenya_national_id")
+	require.True(t, ok)
+	gen, err := synth.New(synth.Options{Definitions: []*idv.DocumentDefinition{def}, Seed: seed, Difficulty: synth.Easy, ImpostorRate: -1})
+	require.NoError(t, err)
+	sample, err := gen.Sample(context.Background(), 0)
+	require.NoError(t, err)
+	if selfie == nil {
+		selfie = sample.Selfie
+	}
+	capDir := t.TempDir()
+	files := map[string]string{}
+	for name, b := range map[string][]byte{"front": sample.Front, "back": sample.Back, "selfie": selfie} {
+		files[name] = filepath.Join(capDir, name+".jpg")
+		require.NoError(t, os.WriteFile(files[name], b, 0o600))
+	}
+	return files
+}
+
 // artefacts is where the screenshots go: $TAMBUA_ARTEFACTS/console, or a
 // temporary folder.
 func artefacts(t *testing.T) string {
@@ -64,14 +88,21 @@ func artefacts(t *testing.T) string {
 // its 6-digit code, as a new user of `make run` would.
 func latestCode(t *testing.T, data string) string {
 	t.Helper()
+	// The sign-up mail says "code is N", the invitation "this code: N".
+	return newestMailCode(t, data, regexp.MustCompile(`code(?: is|:) (\d{6})\b`))
+}
+
+// newestMailCode reads the newest message of the local mailbox DATA/mailbox
+// and returns what the first group of code matches in it.
+func newestMailCode(t *testing.T, data string, code *regexp.Regexp) string {
+	t.Helper()
 	names, err := filepath.Glob(filepath.Join(data, "mailbox", "*.eml"))
 	require.NoError(t, err)
 	require.NotEmpty(t, names, "no mail in the mailbox")
 	sort.Strings(names)
 	b, err := os.ReadFile(names[len(names)-1])
 	require.NoError(t, err)
-	// The sign-up mail says "code is N", the invitation "this code: N".
-	m := regexp.MustCompile(`code(?: is|:) (\d{6})\b`).FindSubmatch(b)
+	m := code.FindSubmatch(b)
 	require.NotNil(t, m, string(b))
 	return string(m[1])
 }
@@ -131,18 +162,7 @@ func TestConsoleEndToEnd(t *testing.T) {
 
 	// The synthetic captures: a Kenyan ID, front, back and a selfie of
 	// the same person.
-	def, ok := docdefs.Default().Definition("kenya_national_id")
-	require.True(t, ok)
-	gen, err := synth.New(synth.Options{Definitions: []*idv.DocumentDefinition{def}, Seed: 18, Difficulty: synth.Easy, ImpostorRate: -1})
-	require.NoError(t, err)
-	sample, err := gen.Sample(context.Background(), 0)
-	require.NoError(t, err)
-	capDir := t.TempDir()
-	files := map[string]string{}
-	for name, b := range map[string][]byte{"front": sample.Front, "back": sample.Back, "selfie": sample.Selfie} {
-		files[name] = filepath.Join(capDir, name+".jpg")
-		require.NoError(t, os.WriteFile(files[name], b, 0o600))
-	}
+	files := kenyanIDCaptures(t, 18, nil)
 
 	// The webhook receiver: HTTPS, asking for the server's client
 	// certificate (mutual TLS), as the spec requires.
@@ -552,26 +572,6 @@ func serveEnv(t *testing.T, data string, vars map[string]string, extra ...string
 	addr = freeAddr(t)
 	errb = &syncBuf{}
 	env := &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: errb, Getenv: func(k string) string { return vars[k] }}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	go func() { done <- Run(ctx, env, append([]string{"serve", "--addr", addr, "--data", data}, extra...)) }()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get("http://" + addr + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			break
-		}
-		select {
-		case code := <-done:
-			t.Fatalf("serve exited with %d: %s", code, errb.String())
-		default:
-		}
-		require.True(t, time.Now().Before(deadline), "server did not start")
-		time.Sleep(50 * time.Millisecond)
-	}
-	return addr, errb, func() {
-		cancel()
-		assert.Equal(t, ExitOK, <-done, errb.String())
-	}
+	stop = startServe(t, env, http.DefaultClient, "http://"+addr, errb, 30*time.Second, append([]string{"serve", "--addr", addr, "--data", data}, extra...)...)
+	return addr, errb, stop
 }

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -22,8 +21,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tambua/tambua/docdefs"
-	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/testkit/fixtures"
 	"github.com/tambua/tambua/internal/testkit/synth"
 	"github.com/tambua/tambua/server/webhook"
@@ -52,15 +49,7 @@ func noFaceJPEG(t *testing.T) []byte {
 // mailbox, an invitation's.
 func invitationCode(t *testing.T, data string) string {
 	t.Helper()
-	names, err := filepath.Glob(filepath.Join(data, "mailbox", "*.eml"))
-	require.NoError(t, err)
-	require.NotEmpty(t, names, "no mail in the mailbox")
-	sort.Strings(names)
-	b, err := os.ReadFile(names[len(names)-1])
-	require.NoError(t, err)
-	m := regexp.MustCompile(`enter this code: (\d{6})`).FindSubmatch(b)
-	require.NotNil(t, m, string(b))
-	return string(m[1])
+	return newestMailCode(t, data, regexp.MustCompile(`enter this code: (\d{6})`))
 }
 
 // receivedEvents is the local HTTPS receiver's inbox.
@@ -109,18 +98,7 @@ func TestReviewEndToEnd(t *testing.T) {
 	require.NoError(t, os.MkdirAll(shots, 0o755))
 	data := t.TempDir()
 
-	def, ok := docdefs.Default().Definition("kenya_national_id")
-	require.True(t, ok)
-	gen, err := synth.New(synth.Options{Definitions: []*idv.DocumentDefinition{def}, Seed: 19, Difficulty: synth.Easy, ImpostorRate: -1})
-	require.NoError(t, err)
-	sample, err := gen.Sample(context.Background(), 0)
-	require.NoError(t, err)
-	capDir := t.TempDir()
-	files := map[string]string{}
-	for name, b := range map[string][]byte{"front": sample.Front, "back": sample.Back, "selfie": noFaceJPEG(t)} {
-		files[name] = filepath.Join(capDir, name+".jpg")
-		require.NoError(t, os.WriteFile(files[name], b, 0o600))
-	}
+	files := kenyanIDCaptures(t, 19, noFaceJPEG(t))
 
 	// The customer's backend: HTTPS with mutual TLS, keeping every event.
 	id, err := webhook.DevIdentity(data)

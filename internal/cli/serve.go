@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +15,6 @@ import (
 
 	_ "github.com/tambua/tambua/checks/standard" // the built-in checks
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/plugins"
 	"github.com/tambua/tambua/sdk/webdist"
 	"github.com/tambua/tambua/server"
 	"github.com/tambua/tambua/server/files"
@@ -146,13 +144,9 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	settings := checkSettings(env)
-	for _, s := range sets {
-		k, v, ok := strings.Cut(s, "=")
-		if !ok || k == "" {
-			return Usagef("--set %q: want KEY=VALUE", s)
-		}
-		settings[k] = v
+	settings, err := checkSettingsWith(env, sets)
+	if err != nil {
+		return err
 	}
 	wh, err := hooks.setup(*data, *dbURL != "", st, log)
 	if err != nil {
@@ -160,14 +154,11 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	// The server's custom_webhook check resolves webhook_id to a stored
 	// webhook and sends through the guarded sender.
-	opts := []idv.Option{idv.WithDefinitions(defs), idv.WithSettings(settings), idv.WithChecks(wh.check)}
-	for _, p := range pluginPaths {
-		pc, err := plugins.Load(ctx, p, plugins.Options{Stderr: env.Stderr})
-		if err != nil {
-			return &UsageError{Err: err}
-		}
-		opts = append(opts, idv.WithChecks(pc))
+	plugged, err := loadPlugins(ctx, env, pluginPaths)
+	if err != nil {
+		return err
 	}
+	opts := append([]idv.Option{idv.WithDefinitions(defs), idv.WithSettings(settings), idv.WithChecks(wh.check)}, plugged...)
 	engine := idv.New(opts...)
 	defer engine.Close()
 
@@ -185,23 +176,21 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		}
 		return time.Now()
 	}
-	if n, err := st.ReleaseClaimsBefore(ctx, releaseBefore()); err != nil {
+	if err := store.ReleaseDeadClaims(ctx, st, log, releaseBefore()); err != nil {
 		return err
-	} else if n > 0 {
-		log.Warn("released claims of verifications interrupted by a stop", "count", n)
 	}
 	if shared {
 		rctx, stopReleasing := context.WithCancel(ctx)
 		defer stopReleasing()
-		go releaseStaleClaims(rctx, st, log, *staleClaims)
+		go store.ReleaseStaleClaims(rctx, st, log, *staleClaims)
 	}
 	var demo *server.Demo
 	if *demoOn {
-		if demo, err = admin.EnsureDemo(ctx, demoUnits, demoDocumentTypes(defs), demoChecks()); err != nil {
+		if demo, err = admin.EnsureDemo(ctx, demoUnits, server.DemoDocumentTypes(defs), server.DemoChecks()); err != nil {
 			return fmt.Errorf("creating the demo organisation: %w", err)
 		}
 		if demo != nil {
-			if demo.Workflow, err = allowDemoOrigin(ctx, admin, demo.Workflow, *baseURL); err != nil {
+			if demo.Workflow, err = admin.AllowDemoOrigin(ctx, demo.Workflow, *baseURL); err != nil {
 				return fmt.Errorf("allowing the demo page on the demo workflow: %w", err)
 			}
 		}
@@ -227,47 +216,14 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	wh.dispatcher.Grace = min(*shutdownTimeout, webhookGrace)
 	wh.dispatcher.Lease = *webhookLease
 	// Before serving: remove what a crash left (captures of verifications
-	// never completed, temporary files) and store-only uploads whose URLs
-	// have expired. On SQLite no verification is running yet, so every
-	// capture without a completed record and every temporary file goes.
-	// On a shared database other replicas' verifications are running: only
-	// capture folders with no row at all (a released dead claim's) and
-	// temporary files over an hour old go (docs/server.md, File sweeps).
-	startSweep, what := srv.SweepOrphans, "removed files left by the previous stop"
-	if shared {
-		startSweep, what = srv.SweepDeadCaptures, "removed files of verifications that died with a replica"
-	}
-	if sw, err := startSweep(ctx); err != nil {
+	// never completed, temporary files), then store-only uploads whose
+	// URLs have expired and verifications past retention, and again every
+	// hour.
+	if err := srv.SweepLeftovers(ctx, shared); err != nil {
 		return fmt.Errorf("sweeping files left by the previous stop: %w", err)
-	} else if sw.Orphans+sw.Temp > 0 {
-		log.Warn(what, "orphan_verifications", sw.Orphans, "temp_files", sw.Temp)
 	}
-	sweep := func() {
-		sw, err := srv.SweepFiles(ctx)
-		if err != nil {
-			log.Error("file sweep", "error", err)
-		} else if sw.StoreOnly+sw.Temp > 0 {
-			log.Info("expired files removed", "store_only", sw.StoreOnly, "temp_files", sw.Temp)
-		}
-		if n, err := srv.SweepRetention(ctx); err != nil {
-			log.Error("retention sweep", "error", err)
-		} else if n > 0 {
-			log.Info("verifications erased by retention", "count", n)
-		}
-	}
-	sweep()
-	go func() {
-		t := time.NewTicker(time.Hour)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				sweep()
-			}
-		}
-	}()
+	srv.SweepExpired(ctx)
+	go srv.SweepExpiredEvery(ctx, time.Hour)
 	if demo != nil {
 		printDemo(env, demo, *baseURL)
 	}
@@ -395,48 +351,6 @@ func defaultBaseURL(addr string, tls bool) string {
 		host = "127.0.0.1"
 	}
 	return scheme + net.JoinHostPort(host, port)
-}
-
-// demoDocumentTypes are the demo workflow's document types: a few, because
-// OCR tries every document type a workflow allows, so each one added
-// costs time on every verification.
-func demoDocumentTypes(defs idv.Definitions) []string {
-	var out []string
-	for _, c := range []string{"kenya_national_id", "ke_maisha_card", "ke_passport", "generic_passport"} {
-		if _, ok := defs.Definition(c); ok {
-			out = append(out, c)
-		}
-	}
-	if len(out) == 0 {
-		// Custom definitions only (--docdefs): take them all.
-		if all, ok := defs.(interface{ Configs() []string }); ok {
-			out = all.Configs()
-		}
-	}
-	return out
-}
-
-// demoChecks are the checks of the demo workflow: OCR extraction and every
-// other catalog check compiled into this build that needs nothing more
-// than the document and a selfie. Sanctions screening is left out: it
-// needs lists the operator installs (tambua lists update), and without
-// them every demo verification would go to review.
-func demoChecks() []string {
-	have := map[string]bool{}
-	for _, n := range idv.Registered() {
-		have[n] = true
-	}
-	out := []string{idv.CheckOCR}
-	for _, ci := range idv.Catalog {
-		switch ci.Name {
-		case idv.CheckOCR, idv.CheckAddress, idv.CheckCustomWebhook, idv.CheckSanctions:
-			continue
-		}
-		if have[ci.Name] {
-			out = append(out, ci.Name)
-		}
-	}
-	return out
 }
 
 func printDemo(env *Env, d *server.Demo, baseURL string) {
@@ -576,41 +490,3 @@ const staleClaimAge = 5 * time.Minute
 // the run (storeTimeout in server/verify.go), then the result in one
 // transaction; 10 s covers two such writes and a second of clock skew.
 const claimMargin = 10 * time.Second
-
-// releaseStaleClaims releases, until ctx ends, the claims of replicas that
-// died mid-verification: a quarter of age apart (at most a minute), so a
-// dead replica's claims are free at most 1.25 times age after it took
-// them.
-func releaseStaleClaims(ctx context.Context, st store.Store, log *slog.Logger, age time.Duration) {
-	t := time.NewTicker(min(time.Minute, age/4))
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		n, err := st.ReleaseClaimsBefore(ctx, time.Now().Add(-age))
-		if err != nil && ctx.Err() == nil {
-			log.Error("releasing stale claims", "error", err)
-		} else if n > 0 {
-			log.Warn("released claims of verifications interrupted by a stop", "count", n)
-		}
-	}
-}
-
-// allowDemoOrigin lets the server's own /demo page start SDK sessions
-// for the demo workflow: its web_sdk_configs.allowed_origins gets the
-// origin of the base URL (docs/sdk.md).
-func allowDemoOrigin(ctx context.Context, admin *server.Admin, w server.Workflow, baseURL string) (server.Workflow, error) {
-	u, err := url.Parse(baseURL)
-	if err != nil {
-		return w, err
-	}
-	def := w.Definition
-	if def.WebSDK == nil {
-		def.WebSDK = &idv.SDKConfig{}
-	}
-	def.WebSDK.AllowedOrigins = append(def.WebSDK.AllowedOrigins, u.Scheme+"://"+u.Host)
-	return admin.EditWorkflow(ctx, w.ID, def)
-}

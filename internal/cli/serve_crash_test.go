@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -34,11 +33,7 @@ func TestServeCrashMidVerification(t *testing.T) {
 	ctx := context.Background()
 
 	c := startChild(t, data, "--workers", "1")
-	out := c.stdout.String()
-	id, secret, wf := field(t, out, "client_id"), field(t, out, "client_secret"), field(t, out, "work_flow_id")
-	org, err := strconv.ParseInt(field(t, out, "organisation_id"), 10, 64)
-	require.NoError(t, err)
-	tok := childToken(t, c.base, id, secret)
+	id, wf, org, tok := childDemo(t, c)
 
 	db, err := sqlite.Open(ctx, filepath.Join(data, "tambua.db"))
 	require.NoError(t, err)
@@ -134,11 +129,7 @@ func TestServeGracefulShutdown(t *testing.T) {
 	data := t.TempDir()
 	ctx := context.Background()
 	c := startChild(t, data, "--workers", "1", "--shutdown-delay", "1500ms", "--shutdown-timeout", "2m")
-	out := c.stdout.String()
-	id, secret, wf := field(t, out, "client_id"), field(t, out, "client_secret"), field(t, out, "work_flow_id")
-	org, err := strconv.ParseInt(field(t, out, "organisation_id"), 10, 64)
-	require.NoError(t, err)
-	tok := childToken(t, c.base, id, secret)
+	id, wf, org, tok := childDemo(t, c)
 	status := func(path string) int {
 		resp, err := http.Get(c.base + path)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -162,6 +163,18 @@ func (s *syncBuf) Bytes() []byte {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]byte(nil), s.b.Bytes()...)
+}
+
+// childDemo reads the demo organisation a child printed on its first
+// start: its client id, workflow id and organisation id, and a token of
+// the client.
+func childDemo(t *testing.T, c *childServer) (id, wf string, org int64, tok string) {
+	t.Helper()
+	out := c.stdout.String()
+	id, wf = field(t, out, "client_id"), field(t, out, "work_flow_id")
+	org, err := strconv.ParseInt(field(t, out, "organisation_id"), 10, 64)
+	require.NoError(t, err)
+	return id, wf, org, childToken(t, c.base, id, field(t, out, "client_secret"))
 }
 
 func childToken(t *testing.T, base, id, secret string) string {

@@ -123,27 +123,36 @@ func serve(t *testing.T, data string, extra ...string) (addr string, out *bytes.
 	out = &bytes.Buffer{}
 	var errb bytes.Buffer
 	env := &Env{Stdin: strings.NewReader(""), Stdout: out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	stop = startServe(t, env, client, scheme+addr, &errb, 20*time.Second, append([]string{"serve", "--addr", addr, "--data", data}, extra...)...)
+	return addr, out, stop
+}
+
+// startServe runs the command args (tambua serve) with env until the
+// returned stop is called, once base/healthz answers over client within
+// timeout; stderr is what a failure shows.
+func startServe(t *testing.T, env *Env, client *http.Client, base string, stderr fmt.Stringer, timeout time.Duration, args ...string) (stop func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
-	go func() { done <- Run(ctx, env, append([]string{"serve", "--addr", addr, "--data", data}, extra...)) }()
-	deadline := time.Now().Add(20 * time.Second)
+	go func() { done <- Run(ctx, env, args) }()
+	deadline := time.Now().Add(timeout)
 	for {
-		resp, err := client.Get(scheme + addr + "/healthz")
+		resp, err := client.Get(base + "/healthz")
 		if err == nil {
 			resp.Body.Close()
 			break
 		}
 		select {
 		case code := <-done:
-			t.Fatalf("serve exited with %d: %s", code, errb.String())
+			t.Fatalf("serve exited with %d: %s", code, stderr.String())
 		default:
 		}
 		require.True(t, time.Now().Before(deadline), "server did not start")
 		time.Sleep(50 * time.Millisecond)
 	}
-	return addr, out, func() {
+	return func() {
 		cancel()
-		assert.Equal(t, ExitOK, <-done, errb.String())
+		assert.Equal(t, ExitOK, <-done, stderr.String())
 	}
 }
 

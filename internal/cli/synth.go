@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/schollz/progressbar/v3"
 
@@ -109,51 +108,23 @@ func runSynth(ctx context.Context, env *Env, args []string) error {
 	if *gallery != "" {
 		samples = make([]*synth.Sample, *count)
 	}
-	jobs := make(chan int)
-	errs := make(chan error, *workers)
-	var wg sync.WaitGroup
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	for w := 0; w < *workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				s, err := gen.Sample(ctx, i)
-				if err == nil && *out != "" {
-					err = s.WriteDir(filepath.Join(*out, fmt.Sprintf("%05d_%s", i, s.Truth.Config)))
-				}
-				if err != nil {
-					errs <- fmt.Errorf("sample %d: %w", i, err)
-					cancel()
-					return
-				}
-				if samples != nil {
-					if !*flat {
-						s.FrontCard, s.BackCard = nil, nil
-					}
-					samples[i] = s
-				}
-				_ = bar.Add(1)
+	err = gen.Render(ctx, *count, *workers, func(i int, s *synth.Sample) error {
+		if *out != "" {
+			if err := s.WriteDir(filepath.Join(*out, fmt.Sprintf("%05d_%s", i, s.Truth.Config))); err != nil {
+				return err
 			}
-		}()
-	}
-feed:
-	for i := 0; i < *count; i++ {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-			break feed
 		}
-	}
-	close(jobs)
-	wg.Wait()
+		if samples != nil {
+			if !*flat {
+				s.FrontCard, s.BackCard = nil, nil
+			}
+			samples[i] = s
+		}
+		_ = bar.Add(1)
+		return nil
+	})
 	_ = bar.Finish()
-	close(errs)
-	if err := <-errs; err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
+	if err != nil {
 		return err
 	}
 	if *gallery != "" {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"image"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -45,11 +46,7 @@ func TestSynthGallery(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "g.png")
 	code, _, errOut := runCLI(t, "", "synth", "--gallery", out, "--count", "1", "--config", "ghana_voter_id")
 	require.Equal(t, ExitOK, code, errOut)
-	f, err := os.Open(out)
-	require.NoError(t, err)
-	defer f.Close()
-	img, err := png.Decode(f)
-	require.NoError(t, err)
+	img := decodePNG(t, out)
 	assert.Greater(t, img.Bounds().Dx(), 600)
 }
 
@@ -61,11 +58,7 @@ func TestSynthVariantFlatGallery(t *testing.T) {
 	out := filepath.Join(dir, "g.png")
 	code, _, errOut := runCLI(t, "", "synth", "--gallery", out, "--flat", "--out", dir, "--count", "1", "--config", "ke_maisha_card", "--variant", "heldout")
 	require.Equal(t, ExitOK, code, errOut)
-	f, err := os.Open(out)
-	require.NoError(t, err)
-	defer f.Close()
-	img, err := png.Decode(f)
-	require.NoError(t, err)
+	img := decodePNG(t, out)
 	assert.Greater(t, img.Bounds().Dx(), 1000)
 	b, err := os.ReadFile(filepath.Join(dir, "00000_ke_maisha_card", "truth.json"))
 	require.NoError(t, err)
@@ -99,4 +92,14 @@ func TestSynthBadInput(t *testing.T) {
 		code, _, errOut := runCLI(t, "", args...)
 		assert.Equal(t, ExitBadInput, code, "%v: %s", args, errOut)
 	}
+}
+
+func decodePNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	img, err := png.Decode(f)
+	require.NoError(t, err)
+	return img
 }

@@ -85,7 +85,7 @@ func runVerify(ctx context.Context, env *Env, args []string) error {
 		}
 		images[slot] = img
 		abs, _ := filepath.Abs(file)
-		urls[originalImageName(slot)] = "file://" + abs
+		urls[idv.OriginalImageName(slot)] = "file://" + abs
 	}
 
 	var wf *idv.Workflow
@@ -100,25 +100,18 @@ func runVerify(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 
-	settings := checkSettings(env)
-	for _, s := range sets {
-		k, v, ok := strings.Cut(s, "=")
-		if !ok || k == "" {
-			return Usagef("--set %q: want KEY=VALUE", s)
-		}
-		settings[k] = v
+	settings, err := checkSettingsWith(env, sets)
+	if err != nil {
+		return err
 	}
 	if *listsDir != "" {
 		settings["lists_dir"] = *listsDir
 	}
-	opts := []idv.Option{idv.WithDefinitions(defs), idv.WithSettings(settings)}
-	for _, p := range pluginPaths {
-		pc, err := plugins.Load(ctx, p, plugins.Options{Stderr: env.Stderr})
-		if err != nil {
-			return &UsageError{Err: err}
-		}
-		opts = append(opts, idv.WithChecks(pc))
+	plugged, err := loadPlugins(ctx, env, pluginPaths)
+	if err != nil {
+		return err
 	}
+	opts := append([]idv.Option{idv.WithDefinitions(defs), idv.WithSettings(settings)}, plugged...)
 	eng := idv.New(opts...)
 	defer eng.Close()
 	prepared, err := eng.Prepare(wf)
@@ -153,17 +146,6 @@ func engineError(err error) error {
 		return &UsageError{Err: err}
 	}
 	return err
-}
-
-// originalImageName is the spec's images key of an original capture.
-func originalImageName(slot string) string {
-	switch slot {
-	case idv.SlotFront:
-		return "front_id"
-	case idv.SlotBack:
-		return "back_id"
-	}
-	return slot
 }
 
 func validSlot(name string) bool {
@@ -212,6 +194,33 @@ func writeJPEG(path string, img image.Image) (string, error) {
 	}
 	abs, _ := filepath.Abs(path)
 	return "file://" + abs, nil
+}
+
+// checkSettingsWith is checkSettings with each --set KEY=VALUE applied.
+func checkSettingsWith(env *Env, sets []string) (idv.Settings, error) {
+	settings := checkSettings(env)
+	for _, s := range sets {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || k == "" {
+			return nil, Usagef("--set %q: want KEY=VALUE", s)
+		}
+		settings[k] = v
+	}
+	return settings, nil
+}
+
+// loadPlugins starts each --plugin program, as engine options; a program
+// that does not start is a usage error.
+func loadPlugins(ctx context.Context, env *Env, paths []string) ([]idv.Option, error) {
+	var opts []idv.Option
+	for _, p := range paths {
+		pc, err := plugins.Load(ctx, p, plugins.Options{Stderr: env.Stderr})
+		if err != nil {
+			return nil, &UsageError{Err: err}
+		}
+		opts = append(opts, idv.WithChecks(pc))
+	}
+	return opts, nil
 }
 
 // checkSettings are the settings the built-in checks read, from the

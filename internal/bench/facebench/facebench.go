@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"runtime"
 	"time"
 
@@ -76,13 +75,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	var times, cpu []float64
 	for _, l := range set {
-		data, err := os.ReadFile(l.Path)
+		img, err := l.Decode()
 		if err != nil {
 			return nil, err
-		}
-		img, err := facerec.Decode(data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", l.Path, err)
 		}
 		t, c := time.Now(), bench.ProcessCPU()
 		if _, err := rec.Detect(ctx, img); err != nil {

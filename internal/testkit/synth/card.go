@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"image"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -154,6 +155,13 @@ func occupied(d *idv.DocumentDefinition, side string) []frect {
 	for _, f := range fieldsOn(d, side) {
 		occ = append(occ, zoneRect(f.Zone))
 	}
+	return append(occ, artZones(d, side, "guilloche")...)
+}
+
+// artZones are the zones of a side's photo, signature, MRZ, barcode and
+// security features, but for the features of the kinds skipped.
+func artZones(d *idv.DocumentDefinition, side string, skip ...string) []frect {
+	var occ []frect
 	add := func(z *idv.Zone) {
 		if z != nil && z.Side == side {
 			occ = append(occ, zoneRect(*z))
@@ -168,7 +176,7 @@ func occupied(d *idv.DocumentDefinition, side string) []frect {
 		add(&d.Barcode.Zone)
 	}
 	for _, s := range d.Security {
-		if s.Kind != "guilloche" && s.Zone.Side == side {
+		if !slices.Contains(skip, s.Kind) && s.Zone.Side == side {
 			occ = append(occ, zoneRect(s.Zone))
 		}
 	}

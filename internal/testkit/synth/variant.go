@@ -325,25 +325,7 @@ func baseLayout(d *idv.DocumentDefinition, side string, fs *fonts) *sideLayout {
 // obstacles are what fields must not move onto: photo, signature, MRZ,
 // barcode, seals, ghost image, hologram and the fixed title.
 func obstacles(d *idv.DocumentDefinition, side string) []frect {
-	var occ []frect
-	add := func(z *idv.Zone) {
-		if z != nil && z.Side == side {
-			occ = append(occ, zoneRect(*z))
-		}
-	}
-	add(d.Photo)
-	add(d.Signature)
-	if d.MRZ != nil {
-		add(&d.MRZ.Zone)
-	}
-	if d.Barcode != nil {
-		add(&d.Barcode.Zone)
-	}
-	for _, s := range d.Security {
-		if s.Kind != "guilloche" && s.Kind != "microtext" && s.Zone.Side == side {
-			occ = append(occ, zoneRect(s.Zone))
-		}
-	}
+	occ := artZones(d, side, "guilloche", "microtext")
 	for _, f := range fieldsOn(d, side) {
 		if f.Fixed != "" {
 			occ = append(occ, zoneRect(f.Zone))
