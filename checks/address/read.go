@@ -7,16 +7,17 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
-	"github.com/disintegration/imaging"
 	"github.com/otiai10/gosseract/v2"
 
 	"github.com/tambua/tambua/checks/internal/tess"
@@ -47,10 +48,32 @@ var (
 	ErrNoText       = errors.New("address: no text found on the document")
 )
 
-// pageSide is the long side, in pixels, a page is read at: A4 at about
-// 145 dpi, where 10-point print is 20 px high, in tesseract's good range.
-// 2400 px read the same fields of the tuning bills at 1.8 times the CPU.
-const pageSide = 2000
+// A page is read at the size its print needs, measured on the page
+// itself: a probe of probeSide pixels is warped first, the height of its
+// body text measured (textHeight), and the page warped again from the
+// photo so that this height comes out textTarget pixels. Tesseract's cost
+// grows with the pixels it is given while its recognition scales every
+// line to its own height anyway, so reading small print large and large
+// print small gives the same words for less.
+const (
+	// probeSide: A4 at about 85 dpi, where 9-point print (the smallest on
+	// the tuning bills) is still 7 px high, enough to be measured.
+	probeSide = 1000
+	// textTarget: the body text's measured height, in pixels, the page is
+	// read at. Chosen on the tuning families (seed 7): see docs/address.md.
+	textTarget = 17
+	// minSide, maxSide bound the long side read, so that a page whose
+	// print was mismeasured is still read at a size that was tried: no
+	// smaller than the probe, no larger than A4 at 220 dpi (2600 px,
+	// where 7-point capitals are 15 px). A page on which no print was
+	// measured is read at pageSide.
+	minSide, maxSide = 1000, 2600
+	// pageSide: the long side a page is read at when its print could not
+	// be measured: A4 at about 170 dpi, the size the fields of the tuning
+	// bills were first read at (2400 px cost 1.8 times the CPU for the
+	// same fields).
+	pageSide = 2000
+)
 
 // Read reads a proof-of-address document: a PDF (its text layer, or its
 // first page rasterised when it has none) or a photo or scan of a page.
@@ -62,51 +85,126 @@ func Read(ctx context.Context, data []byte, lim Limits) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	page, found := vision.RectifyPage(img, pageSide)
 	src := "photo"
+	q, found := vision.FindPage(img)
 	if !found {
-		src = "scan"
-		page = fit(page, pageSide)
+		src, q = "scan", quadOf(img.Bounds())
 	}
-	lines, err := ocrLines(ctx, page)
+	lines, err := readImage(ctx, luminance(img), q, found)
 	if err != nil {
 		return nil, err
 	}
 	return &Page{Lines: lines, Source: src, Pages: 1}, nil
 }
 
-// fit scales an image so its long side is at most side pixels (and at
-// least half of it: a small scan is enlarged for tesseract).
-func fit(img *image.NRGBA, side int) *image.NRGBA {
-	b := img.Bounds()
-	long := max(b.Dx(), b.Dy())
-	if long > side || long < side/2 {
-		if b.Dx() >= b.Dy() {
-			return imaging.Resize(img, side, 0, imaging.Lanczos)
+// readImage warps the quad q of a grey image upright at the size its print
+// needs and reads it. a4 says q is a page outline found in a photo (warped
+// to A4's shape) rather than the image's own bounds.
+func readImage(ctx context.Context, g *image.Gray, q vision.Quad, a4 bool) ([]Line, error) {
+	long, th := pageSide, 0.0
+	var bands [][2]int
+	w, h := pageSize(q, probeSide, a4)
+	if probe, ok := warpGray(g, q, w, h); ok {
+		ink := inkMask(probe)
+		if th = heightOf(w, h, ink); th > 0 {
+			long = min(maxSide, max(minSide, int(probeSide*textTarget/th+0.5)))
+			bands = textBands(w, h, ink, th)
 		}
-		return imaging.Resize(img, 0, side, imaging.Lanczos)
 	}
-	return img
+	pw, ph := pageSize(q, long, a4)
+	page, ok := warpGray(g, q, pw, ph)
+	if !ok {
+		return nil, ErrNoText
+	}
+	if bands == nil {
+		return ocrLines(ctx, page, nil)
+	}
+	// The bands, found on the probe, at the page's size; the gap between
+	// them is three print heights, more than the two and a half within
+	// which one line is taken to be under another (below).
+	f := float64(ph) / float64(h)
+	for i := range bands {
+		bands[i] = [2]int{int(float64(bands[i][0]) * f), min(ph, int(math.Ceil(float64(bands[i][1])*f)))}
+	}
+	st := stack(page, bands, int(3*th*f+0.5))
+	return ocrLines(ctx, st.img, st.toPage)
 }
 
-// ocrLines reads a page once with tesseract's automatic layout analysis
-// and keeps every word with its box.
-func ocrLines(ctx context.Context, img image.Image) ([]Line, error) {
+// clients keeps initialised tesseract clients between documents: loading
+// the model costs about 120 ms of CPU, a fifth of reading a page. At most
+// one per core is kept; more may exist while documents are read at once.
+var clients = make(chan *gosseract.Client, runtime.GOMAXPROCS(0))
+
+func client() (*gosseract.Client, error) {
+	select {
+	case c := <-clients:
+		return c, nil
+	default:
+	}
+	c := gosseract.NewClient()
+	for _, v := range [][2]string{
+		// The page is grey print on light paper: tesseract's second,
+		// inverted reading of unsure lines finds nothing here and costs
+		// time.
+		{"tessedit_do_invert", "0"},
+		// Tesseract's diagnostics ("Line cannot be recognized!!") go to
+		// standard error, the server's JSON log stream (issue 14).
+		{"debug_file", os.DevNull},
+	} {
+		if err := c.SetVariable(gosseract.SettableVariable(v[0]), v[1]); err != nil {
+			c.Close()
+			return nil, err
+		}
+	}
+	// Tesseract initialises on a client's first reading, which resets the
+	// page segmentation mode: initialise it now, on a blank image, so the
+	// mode set for each page holds.
+	blank := image.NewGray(image.Rect(0, 0, 8, 8))
+	for i := range blank.Pix {
+		blank.Pix[i] = 255
+	}
+	if err := c.SetImageFromBytes(grayPGM(blank)); err != nil {
+		c.Close()
+		return nil, err
+	}
+	if _, err := c.Text(); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("address: tesseract: %w", err)
+	}
+	return c, nil
+}
+
+func release(c *gosseract.Client) {
+	select {
+	case clients <- c:
+	default:
+		c.Close()
+	}
+}
+
+// pageMode is tesseract's page segmentation: the page as one block of
+// text, whose rows tesseract finds across columns; linesOf splits them at
+// wide gaps. It is what the first version ran (tesseract's initialisation
+// had reset the automatic mode it asked for), and automatic layout analysis
+// cost more for the same fields on the tuning bills.
+const pageMode = gosseract.PSM_SINGLE_BLOCK
+
+// ocrLines reads a page once and keeps every word with its box, moved by
+// place (when not nil) to where it is on the page.
+func ocrLines(ctx context.Context, img *image.Gray, place func(image.Rectangle) image.Rectangle) ([]Line, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	defer tess.LockSingleThread()()
-	c := gosseract.NewClient()
-	defer c.Close()
-	// The page is grey print on white: tesseract's second, inverted
-	// reading of unsure lines finds nothing here and costs time.
-	if err := c.SetVariable("tessedit_do_invert", "0"); err != nil {
+	c, err := client()
+	if err != nil {
 		return nil, err
 	}
-	if err := c.SetPageSegMode(gosseract.PSM_AUTO); err != nil {
+	defer release(c)
+	if err := c.SetPageSegMode(pageMode); err != nil {
 		return nil, err
 	}
-	if err := c.SetImageFromBytes(pgm(img)); err != nil {
+	if err := c.SetImageFromBytes(grayPGM(img)); err != nil {
 		return nil, err
 	}
 	boxes, err := c.GetBoundingBoxes(gosseract.RIL_WORD)
@@ -124,7 +222,11 @@ func ocrLines(ctx context.Context, img image.Image) ([]Line, error) {
 		if t == "" || b.Confidence < 30 || b.Box.Dx() < 3 || !hasAlnum(t) && b.Confidence < 60 {
 			continue
 		}
-		words = append(words, word{text: t, box: b.Box})
+		box := b.Box
+		if place != nil {
+			box = place(box)
+		}
+		words = append(words, word{text: t, box: box})
 	}
 	if len(words) == 0 {
 		return nil, ErrNoText
@@ -189,9 +291,10 @@ func readPDF(ctx context.Context, data []byte, lim Limits) (*Page, error) {
 	if letters(text) >= 40 {
 		return &Page{Lines: textLines(string(text)), Source: "pdf_text", Pages: pages}, nil
 	}
-	// No text layer: a scan saved as PDF. Its first page is rasterised at
-	// 200 dpi (A4 comes out near pageSide) and read like a photo.
-	if _, err := tool(ctx, lim, "pdftoppm", "-r", "200", "-f", "1", "-l", "1", "-singlefile", "-png",
+	// No text layer: a scan saved as PDF. Its first page is rasterised in
+	// grey at 200 dpi, no larger than pageSide (A4 comes out near it), and
+	// read like a scan.
+	if _, err := tool(ctx, lim, "pdftoppm", "-r", "200", "-f", "1", "-l", "1", "-singlefile", "-png", "-gray",
 		"-scale-to", strconv.Itoa(pageSide), file, filepath.Join(dir, "page")); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrPDFMalformed, err)
 	}
@@ -203,7 +306,7 @@ func readPDF(ctx context.Context, data []byte, lim Limits) (*Page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrPDFMalformed, err)
 	}
-	lines, err := ocrLines(ctx, img)
+	lines, err := readImage(ctx, luminance(img), quadOf(img.Bounds()), false)
 	if err != nil {
 		return nil, err
 	}
@@ -249,21 +352,4 @@ func tool(ctx context.Context, lim Limits, name string, args ...string) ([]byte,
 		return append(stdout.Bytes(), stderr.Bytes()...), fmt.Errorf("%s: %v: %s", name, err, msg)
 	}
 	return stdout.Bytes(), nil
-}
-
-// pgm encodes the image's luminance as a binary PGM, which leptonica reads
-// without a codec: a fifth of the cost of a PNG round trip.
-func pgm(img image.Image) []byte {
-	g := imaging.Grayscale(img)
-	b := g.Bounds()
-	head := "P5\n" + strconv.Itoa(b.Dx()) + " " + strconv.Itoa(b.Dy()) + "\n255\n"
-	out := make([]byte, 0, len(head)+b.Dx()*b.Dy())
-	out = append(out, head...)
-	for y := 0; y < b.Dy(); y++ {
-		row := g.Pix[y*g.Stride : y*g.Stride+b.Dx()*4]
-		for x := 0; x < len(row); x += 4 {
-			out = append(out, row[x])
-		}
-	}
-	return out
 }

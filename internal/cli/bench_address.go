@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -27,14 +29,27 @@ func runBenchAddress(ctx context.Context, env *Env, args []string) error {
 	seed := fs.Uint64("seed", 11, "seed of the documents (tuning used 7)")
 	families := fs.String("families", strings.Join(append(append([]string{}, bills.TuningFamilies...), bills.HeldOut), ","),
 		"layout families, comma separated ("+bills.HeldOut+" is held out from tuning)")
+	formats := fs.String("formats", "", "only these formats, comma separated (photo, pdf_text, pdf_scan; default all)")
 	verbose := fs.Bool("v", false, "print every wrong decision")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
 	if *n < 1 {
 		return Usagef("--n must be positive")
 	}
-	rep, err := addressbench.Run(ctx, addressbench.Options{N: *n, Seed: *seed, Families: splitList(*families)})
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	rep, err := addressbench.Run(ctx, addressbench.Options{N: *n, Seed: *seed, Families: splitList(*families), Formats: splitList(*formats)})
 	if err != nil {
 		return err
 	}

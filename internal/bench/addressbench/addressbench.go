@@ -7,6 +7,7 @@ package addressbench
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,6 +26,10 @@ type Options struct {
 	N        int
 	Seed     uint64
 	Families []string
+	// Formats, when not empty, keeps only documents of these formats
+	// (photo, pdf_text, pdf_scan); the others are still drawn, so a
+	// document is the same whichever formats are kept.
+	Formats []string
 }
 
 // Tally counts one group's cases.
@@ -74,6 +79,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	for _, fam := range o.Families {
 		for _, c := range bills.Generate(fam, o.N, o.Seed, Now) {
+			if len(o.Formats) > 0 && !slices.Contains(o.Formats, c.Format) {
+				continue
+			}
 			data, err := c.Bytes(o.Seed)
 			if err != nil {
 				return nil, err
