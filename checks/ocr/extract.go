@@ -198,6 +198,9 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 				return nil, err
 			}
 		}
+		if d.Generic() {
+			genericChecks(d, ly, rs)
+		}
 		pg := ly.pg
 		// A side that shows its captions or titles identifies the
 		// document for the sides read after it (a card's back often
@@ -404,6 +407,15 @@ func (k *Check) pageOf(ctx context.Context, d *idv.DocumentDefinition, side stri
 	if !k.labels {
 		// The zone reader reads no page: an empty one finds no caption.
 		return newLayout(&page{}, d, side), nil
+	}
+	if d.Generic() {
+		// An unknown issuer's page: flattened, and scaled up when its
+		// print is small (upscale.go).
+		pg, err := k.genericPage(ctx, card)
+		if err != nil {
+			return nil, err
+		}
+		return newLayout(pg, d, side), nil
 	}
 	pg, err := k.tess().readPage(ctx, card.Image)
 	if err != nil {
@@ -649,6 +661,9 @@ func whitelist(f idv.FieldDef) string {
 	case idv.FieldDate:
 		if f.Format == "DD MMM YYYY" {
 			return "0123456789ABCDEFGJLMNOPRSTUVY/ "
+		}
+		if f.Format == dateAny {
+			return anyDateChars
 		}
 		return "0123456789./- "
 	case idv.FieldSex:
