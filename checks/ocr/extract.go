@@ -117,6 +117,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 	// are the issuer's print, read where it is, whatever the ICAO order.
 	captioned := map[string]map[string]fieldRead{}
 	vouched := false
+	shows := map[string]bool{} // the side shows half its captions or more
 	for _, side := range sides {
 		card := cards[side]
 		settled := card.UprightMargin >= uprightDoubt
@@ -200,12 +201,16 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 		}
 		if d.Generic() {
 			genericChecks(d, ly, rs)
+			if err := k.genericOrder(ctx, d, card, ly, rs); err != nil {
+				return nil, err
+			}
 		}
 		pg := ly.pg
 		// A side that shows its captions or titles identifies the
 		// document for the sides read after it (a card's back often
 		// prints only values and faint captions).
 		vouched = vouched || ly.confirmed()
+		shows[side] = ly.confirmed()
 		cards[side] = card
 		ex.Words[side] = pg.export()
 		for n, r := range rs {
@@ -218,7 +223,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 			// reading, and is not presented.
 			unmatched = append(unmatched, side)
 			for n, r := range rs {
-				if r.valid && r.how == "label" {
+				if r.valid && (r.how == "label" || r.how == "order") {
 					if captioned[side] == nil {
 						captioned[side] = map[string]fieldRead{}
 					}
@@ -260,6 +265,14 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 			if len(captioned[side]) == 0 {
 				ex.Reasons = appendUnique(ex.Reasons, side+"_layout_unmatched")
 			}
+			continue
+		}
+		if d.Generic() && !otherDoc && shows[side] && len(captioned[side]) > 0 {
+			// No trusted MRZ, but the side shows the captions of most of
+			// its fields: the values found next to them are the print's
+			// (genericUnvouched, generic.go).
+			genericUnvouched(reads, captioned[side])
+			ex.Reasons = appendUnique(ex.Reasons, side+"_layout_unmatched")
 			continue
 		}
 		ex.Reasons = appendUnique(ex.Reasons, side+"_unreadable")

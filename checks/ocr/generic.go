@@ -123,6 +123,9 @@ const anyDateChars = "0123456789ABCDEFGJLMNOPRSTUVY/.- "
 //     REPUBLIC OF CHINA, A of a line of Chinese read as Latin letters);
 //   - a name is no caption's fragment (SURNA of a caption the page
 //     reading cut);
+//   - a name does not run through a caption's number (2a. of "2a.
+//     Grösse/Taille/Height", the field after the given names on the
+//     Luxembourg page: ICAO numbers the captions of the data zone);
 //   - a surname and given names read from one line are one caption's
 //     value (Name (Surname, Given names)): split at the comma the page
 //     reading kept, or not presented.
@@ -146,7 +149,7 @@ func genericChecks(d *idv.DocumentDefinition, ly *layout, rs map[string]fieldRea
 				drop(name)
 			}
 		case "surname", "given_names":
-			if ly.captionFragment(r.value) {
+			if ly.captionFragment(r.value) || ly.numberedCaption(r.box) {
 				drop(name)
 			}
 		}
@@ -263,4 +266,252 @@ func (k *Check) genericPage(ctx context.Context, card *vision.Card) (*page, erro
 	unscaleWords(pg.words, scale)
 	pg.w, pg.h = b.Dx(), b.Dy()
 	return pg, nil
+}
+
+// genericUnvouched keeps, on a side of an unknown issuer's document that
+// did not read as the ICAO order and has no trusted MRZ (none found, a
+// check digit failing, a format no generic definition has), the values
+// read next to their captions when the side shows at least half its
+// fields' captions: the print says what it is, and each value was read
+// where its caption points. Nothing is taken from the MRZ for them; a
+// readable MRZ still holds them to account (conflicts).
+func genericUnvouched(reads, captioned map[string]fieldRead) {
+	for n, r := range captioned {
+		reads[n] = r
+	}
+}
+
+// orderFields are the fields the ICAO order finds when their captions
+// are not read, in the order the data zone prints them.
+var orderFields = []string{"document_number", "surname", "given_names", "date_of_birth"}
+
+// valueLine is one line of value-sized words of a page, left to right.
+type valueLine struct {
+	words []int
+	box   image.Rectangle
+}
+
+// valueLines are the page's lines of value print, top to bottom: words
+// of about the height of the page's confident values (0.6 to 2 times the
+// median height of the words read at 90 or more with three letters or
+// digits), above the MRZ (no word with fillers, nothing below one).
+// Captions (printed smaller) and specks are not in them.
+func (ly *layout) valueLines() []valueLine {
+	words := ly.pg.words
+	mrzTop := ly.pg.h
+	for _, w := range words {
+		if strings.Count(w.text, "<") >= 2 {
+			mrzTop = min(mrzTop, w.box.Min.Y)
+		}
+	}
+	var hs []int
+	for _, w := range words {
+		if w.conf >= 90 && w.box.Max.Y <= mrzTop && len(docdefs.LabelKey(w.text)) >= 3 {
+			hs = append(hs, w.box.Dy())
+		}
+	}
+	if len(hs) < 3 {
+		return nil
+	}
+	sort.Ints(hs)
+	hv := float64(hs[len(hs)/2])
+	var idx []int
+	for i, w := range words {
+		h := float64(w.box.Dy())
+		if w.box.Max.Y > mrzTop || h < 0.6*hv || h > 2*hv || ly.isClaimed(i) ||
+			strings.IndexFunc(w.text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+			continue
+		}
+		idx = append(idx, i)
+	}
+	sort.Slice(idx, func(a, b int) bool { return words[idx[a]].box.Min.Y < words[idx[b]].box.Min.Y })
+	var lines []valueLine
+	for _, i := range idx {
+		b := words[i].box
+		placed := false
+		for k := range lines {
+			if sameLine(lines[k].box, b) {
+				lines[k].words = append(lines[k].words, i)
+				lines[k].box = lines[k].box.Union(b)
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			lines = append(lines, valueLine{words: []int{i}, box: b})
+		}
+	}
+	for k := range lines {
+		ws := lines[k].words
+		sort.Slice(ws, func(a, b int) bool { return words[ws[a]].box.Min.X < words[ws[b]].box.Min.X })
+	}
+	sort.SliceStable(lines, func(a, b int) bool { return lines[a].box.Min.Y < lines[b].box.Min.Y })
+	return lines
+}
+
+// genericOrder finds the document number, surname, given names and date
+// of birth of a side whose captions for them were not read (captions in
+// 6 px print on artwork: the Finnish and Croatian pages) by the order
+// ICAO 9303 gives the data zone, which issuers keep: the document number
+// is the first value line's code; the surname the next line below it
+// that is a name, the given names the line right under that; the date
+// of birth a date on one of the two lines after the given names (the
+// nationality line comes between). Each value is read again in its own
+// box with the field's character set, and kept only when it fits the
+// field's pattern. The MRZ plays no part: what is found here is held
+// against it afterwards like any printed value.
+func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, card *vision.Card, ly *layout, rs map[string]fieldRead) error {
+	need := false
+	for _, n := range orderFields {
+		if f, ok := d.Field(n); ok && !rs[n].valid && len(ly.hits[n]) == 0 && f.Zone.Side != "" {
+			need = true
+		}
+	}
+	if !need {
+		return nil
+	}
+	lines := ly.valueLines()
+	// read tries the words of a line (or the longest run of them that
+	// fits) as f's value.
+	read := func(f idv.FieldDef, ws []int) (fieldRead, error) {
+		if len(ws) == 0 {
+			return fieldRead{}, nil
+		}
+		c := ly.makeCandidate(f, ws, 0)
+		c.how = "order"
+		sub, v, ok := ly.fits(f, c)
+		if !ok {
+			sub = c
+		}
+		if ok && sub.conf >= pageTrust && !precise(f) {
+			return fieldRead{raw: fmt.Sprintf("%s|%.0f", sub.text, sub.conf), value: v, valid: true, conf: sub.conf, box: sub.box, how: "order"}, nil
+		}
+		r, err := k.readBox(ctx, f, card, ly.padded(sub), 1)
+		if err != nil {
+			return fieldRead{}, err
+		}
+		r.box, r.how = sub.box, "order"
+		if !r.valid && ok && sub.conf >= pageFallback {
+			return fieldRead{raw: fmt.Sprintf("page %s|%.0f", sub.text, sub.conf), value: v, valid: true, conf: sub.conf, box: sub.box, how: "order"}, nil
+		}
+		return r, nil
+	}
+	take := func(name string, r fieldRead) {
+		if old := rs[name]; r.valid && !old.valid && len(ly.hits[name]) == 0 {
+			rs[name] = r
+		}
+	}
+	numName := "document_number"
+	if _, ok := d.Field(numName); !ok {
+		numName = "passport_number"
+	}
+	fNum, okNum := d.Field(numName)
+	fSur, _ := d.Field("surname")
+	fGiv, _ := d.Field("given_names")
+	fDob, _ := d.Field("date_of_birth")
+	if !okNum {
+		return nil
+	}
+	// The document number: on the first or second value line (type,
+	// code and number head the zone), a word that is one and no date.
+	at := -1
+	for li, l := range lines {
+		if li >= 2 {
+			break
+		}
+		for _, w := range l.words {
+			// Six characters or more, two digits or more: a year (2014
+			// in artwork) or a code of letters is not the number.
+			t := ly.pg.words[w].text
+			if anyDate(t, idv.FieldDef{}, time.Time{}) != "" || len(docdefs.LabelKey(t)) < 6 || strings.Count(strings.Map(func(r rune) rune {
+				if r >= '0' && r <= '9' {
+					return 'd'
+				}
+				return -1
+			}, t), "d") < 2 {
+				continue
+			}
+			r, err := read(fNum, []int{w})
+			if err != nil {
+				return err
+			}
+			if r.valid {
+				take(numName, r)
+				at = li
+				break
+			}
+		}
+		if at >= 0 {
+			break
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	// The surname and the given names: the first two name lines below,
+	// one under the other.
+	li := at + 1
+	for ; li < len(lines); li++ {
+		if nameLine(ly, lines[li]) {
+			break
+		}
+	}
+	if li >= len(lines) {
+		return nil
+	}
+	r, err := read(fSur, lines[li].words)
+	if err != nil || !r.valid {
+		return err
+	}
+	take("surname", r)
+	hv := lines[li].box.Dy()
+	if li+1 < len(lines) && nameLine(ly, lines[li+1]) && lines[li+1].box.Min.Y-lines[li].box.Max.Y <= 3*hv {
+		r, err := read(fGiv, lines[li+1].words)
+		if err != nil {
+			return err
+		}
+		take("given_names", r)
+		li++
+	}
+	for j := li + 1; j < len(lines) && j <= li+2; j++ {
+		r, err := read(fDob, lines[j].words)
+		if err != nil {
+			return err
+		}
+		if r.valid {
+			take("date_of_birth", r)
+			break
+		}
+	}
+	return nil
+}
+
+// nameLine: every word of the line is letters (a name may carry a
+// hyphen, an apostrophe or a comma) and it is no caption.
+func nameLine(ly *layout, l valueLine) bool {
+	for _, w := range l.words {
+		for _, r := range ly.pg.words[w].text {
+			if !unicode.IsLetter(r) && !strings.ContainsRune("-',", r) {
+				return false
+			}
+		}
+	}
+	return !ly.captionWords(ly.textOf(l.words))
+}
+
+// numberedCaption: a word in r is a caption's number, one or two digits
+// with an optional letter and a full stop (1., 2a., 10.).
+func (ly *layout) numberedCaption(r image.Rectangle) bool {
+	for _, i := range ly.wordsIn(r) {
+		t := ly.pg.words[i].text
+		if !strings.HasSuffix(t, ".") || len(t) < 2 || len(t) > 4 || t[0] < '0' || t[0] > '9' {
+			continue
+		}
+		body := t[1 : len(t)-1]
+		if body == "" || len(body) == 1 && (body[0] >= '0' && body[0] <= '9' || body[0] >= 'a' && body[0] <= 'z') ||
+			len(body) == 2 && body[0] >= '0' && body[0] <= '9' && body[1] >= 'a' && body[1] <= 'z' {
+			return true
+		}
+	}
+	return false
 }

@@ -126,6 +126,9 @@ func TestGenericLayoutChecks(t *testing.T) {
 		{box: image.Rect(430, 300, 460, 330), text: "OF", conf: 90},
 		{box: image.Rect(470, 300, 560, 330), text: "CHINA", conf: 90},
 		{box: image.Rect(300, 400, 350, 430), text: "POL", conf: 90},
+		{box: image.Rect(100, 600, 130, 620), text: "2a.", conf: 90},
+		{box: image.Rect(140, 600, 260, 620), text: "Grewsst", conf: 90},
+		{box: image.Rect(300, 600, 340, 620), text: "12.", conf: 90},
 	}}
 	ly := newLayout(pg, d, "front")
 	assert.False(t, ly.wholeRun(image.Rect(428, 298, 462, 332)), "OF of REPUBLIC OF CHINA")
@@ -136,6 +139,8 @@ func TestGenericLayoutChecks(t *testing.T) {
 	assert.Equal(t, "MEI-HUA", g)
 	_, _, ok = ly.commaSplit(image.Rect(298, 298, 562, 332))
 	assert.False(t, ok)
+	assert.True(t, ly.numberedCaption(image.Rect(0, 590, 400, 640)))
+	assert.False(t, ly.numberedCaption(image.Rect(298, 298, 562, 332)))
 	assert.True(t, ly.captionFragment("SURNA"))
 	assert.False(t, ly.captionFragment("ERIKSSON"))
 	assert.False(t, ly.captionFragment("SURNAME"), "a whole caption word is not a fragment (captionWords says it)")
