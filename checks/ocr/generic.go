@@ -318,7 +318,15 @@ func (ly *layout) valueLines() []valueLine {
 	var idx []int
 	for i, w := range words {
 		h := float64(w.box.Dy())
-		if w.box.Max.Y > mrzTop || h < 0.6*hv || h > 2*hv || ly.isClaimed(i) ||
+		// Words read under 40 are the page reading's guesses at
+		// captions and artwork, unless they hold a code's digits.
+		digits := strings.Count(strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return 'd'
+			}
+			return -1
+		}, w.text), "d")
+		if w.box.Max.Y > mrzTop || h < 0.6*hv || h > 2*hv || ly.isClaimed(i) || (w.conf < 40 && digits < 2) ||
 			strings.IndexFunc(w.text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
 			continue
 		}
@@ -353,7 +361,7 @@ func (ly *layout) valueLines() []valueLine {
 // of birth of a side whose captions for them were not read (captions in
 // 6 px print on artwork: the Finnish and Croatian pages) by the order
 // ICAO 9303 gives the data zone, which issuers keep: the document number
-// is the first value line's code; the surname the next line below it
+// is a code in the top two fifths of the side; the surname the next line below it
 // that is a name, the given names the line right under that; the date
 // of birth a date on one of the two lines after the given names (the
 // nationality line comes between). Each value is read again in its own
@@ -369,6 +377,16 @@ func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, car
 	}
 	if !need {
 		return nil
+	}
+	if d.MRZ != nil && d.MRZ.Format == idv.MRZTD1 {
+		// A card's side with its MRZ is its back: address, personal
+		// number and issuing office, in no order ICAO gives (the
+		// Slovenian back's street was read as a surname).
+		for _, w := range ly.pg.words {
+			if strings.Count(w.text, "<") >= 2 {
+				return nil
+			}
+		}
 	}
 	lines := ly.valueLines()
 	// read tries the words of a line (or the longest run of them that
@@ -412,14 +430,15 @@ func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, car
 	if !okNum {
 		return nil
 	}
-	// The document number: on the first or second value line (type,
-	// code and number head the zone), a word that is one and no date.
+	// The document number: in the top two fifths of the side (type,
+	// code and number head the zone, under the titles), a word, or two
+	// set close (AA 0000000), that is one and no date.
 	at := -1
 	for li, l := range lines {
-		if li >= 2 {
+		if 5*l.box.Min.Y > 2*ly.pg.h {
 			break
 		}
-		for _, w := range l.words {
+		for wi, w := range l.words {
 			// Six characters or more, two digits or more: a year (2014
 			// in artwork) or a code of letters is not the number.
 			t := ly.pg.words[w].text
@@ -431,7 +450,12 @@ func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, car
 			}, t), "d") < 2 {
 				continue
 			}
-			r, err := read(fNum, []int{w})
+			run := []int{w}
+			if wi > 0 && ly.next[l.words[wi-1]] == w && len(docdefs.LabelKey(ly.pg.words[l.words[wi-1]].text)) <= 3 {
+				// A series printed apart from the number.
+				run = []int{l.words[wi-1], w}
+			}
+			r, err := read(fNum, run)
 			if err != nil {
 				return err
 			}
