@@ -155,7 +155,7 @@ var (
 	kinds         = set("id_card", "passport", "driving_licence", "voter_id")
 	sideNames     = set("front", "back")
 	fieldTypes    = set(idv.FieldText, idv.FieldDate, idv.FieldNumber, idv.FieldSex)
-	dateFormats   = set("", "DD.MM.YYYY", "DD/MM/YYYY", "DD-MM-YYYY", "DD MMM YYYY")
+	dateFormats   = set("", "DD.MM.YYYY", "DD/MM/YYYY", "DD-MM-YYYY", "DD MMM YYYY", "any")
 	sexFormats    = set("", "letter", "word")
 	mrzFormats    = set(idv.MRZTD1, idv.MRZTD2, idv.MRZTD3, idv.MRZMRVA, idv.MRZMRVB)
 	barcodeKinds  = set("pdf417", "qr")

@@ -69,8 +69,13 @@ var digitAsLetter = map[rune]rune{'0': 'O', '1': 'I', '5': 'S', '8': 'B', '|': '
 
 var foldAccent = func() map[rune]string {
 	m := map[rune]string{'ß': "SS", 'Æ': "AE", 'Œ': "OE", 'Ø': "O"}
+	// Latin-1 and Latin Extended-A: the captions of European passports
+	// (Příjmení, Uzvārds, Data nașterii, Datum rođenja) as tesseract's
+	// English model reads them, without their marks.
 	for base, all := range map[string]string{
-		"A": "ÀÁÂÃÄÅ", "C": "Ç", "E": "ÈÉÊË", "I": "ÌÍÎÏ", "N": "Ñ", "O": "ÒÓÔÕÖ", "U": "ÙÚÛÜ", "Y": "ÝŸ",
+		"A": "ÀÁÂÃÄÅĀĂĄ", "C": "ÇĆĈĊČ", "D": "ĎĐ", "E": "ÈÉÊËĒĔĖĘĚ", "G": "ĜĞĠĢ", "H": "ĤĦ",
+		"I": "ÌÍÎÏĨĪĬĮİ", "J": "Ĵ", "K": "Ķ", "L": "ĹĻĽĿŁ", "N": "ÑŃŅŇ", "O": "ÒÓÔÕÖŌŎŐ",
+		"R": "ŔŖŘ", "S": "ŚŜŞŠȘ", "T": "ŢŤŦȚ", "U": "ÙÚÛÜŨŪŬŮŰŲ", "W": "Ŵ", "Y": "ÝŸŶ", "Z": "ŹŻŽ",
 	} {
 		for _, r := range all {
 			m[r] = base

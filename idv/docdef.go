@@ -112,7 +112,8 @@ type FieldDef struct {
 	Fixed string `yaml:"fixed,omitempty" json:"fixed,omitempty"`
 	// Format is how the card prints the value when it differs from the
 	// normalised form: for dates DD.MM.YYYY (default), DD/MM/YYYY,
-	// DD-MM-YYYY or DD MMM YYYY; for sex "letter" (M, F) or "word" (MALE,
+	// DD-MM-YYYY, DD MMM YYYY or any (the generic definitions: any of
+	// these, YYYY-MM-DD, or a two-digit year); for sex "letter" (M, F) or "word" (MALE,
 	// FEMALE). Normalised values are always DD.MM.YYYY and M/F/X.
 	Format string `yaml:"format,omitempty" json:"format,omitempty"`
 }

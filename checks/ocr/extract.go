@@ -117,6 +117,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 	// are the issuer's print, read where it is, whatever the ICAO order.
 	captioned := map[string]map[string]fieldRead{}
 	vouched := false
+	shows := map[string]bool{} // the side shows half its captions or more
 	for _, side := range sides {
 		card := cards[side]
 		settled := card.UprightMargin >= uprightDoubt
@@ -198,11 +199,18 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 				return nil, err
 			}
 		}
+		if d.Generic() {
+			genericChecks(d, ly, rs)
+			if err := k.genericOrder(ctx, d, card, ly, rs); err != nil {
+				return nil, err
+			}
+		}
 		pg := ly.pg
 		// A side that shows its captions or titles identifies the
 		// document for the sides read after it (a card's back often
 		// prints only values and faint captions).
 		vouched = vouched || ly.confirmed()
+		shows[side] = ly.confirmed()
 		cards[side] = card
 		ex.Words[side] = pg.export()
 		for n, r := range rs {
@@ -215,7 +223,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 			// reading, and is not presented.
 			unmatched = append(unmatched, side)
 			for n, r := range rs {
-				if r.valid && r.how == "label" {
+				if r.valid && (r.how == "label" || r.how == "order") {
 					if captioned[side] == nil {
 						captioned[side] = map[string]fieldRead{}
 					}
@@ -257,6 +265,14 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 			if len(captioned[side]) == 0 {
 				ex.Reasons = appendUnique(ex.Reasons, side+"_layout_unmatched")
 			}
+			continue
+		}
+		if d.Generic() && !otherDoc && shows[side] && len(captioned[side]) > 0 {
+			// No trusted MRZ, but the side shows the captions of most of
+			// its fields: the values found next to them are the print's
+			// (genericUnvouched, generic.go).
+			genericUnvouched(reads, captioned[side])
+			ex.Reasons = appendUnique(ex.Reasons, side+"_layout_unmatched")
 			continue
 		}
 		ex.Reasons = appendUnique(ex.Reasons, side+"_unreadable")
@@ -405,6 +421,15 @@ func (k *Check) pageOf(ctx context.Context, d *idv.DocumentDefinition, side stri
 	if !k.labels {
 		// The zone reader reads no page: an empty one finds no caption.
 		return newLayout(&page{}, d, side), nil
+	}
+	if d.Generic() {
+		// An unknown issuer's page: flattened, and scaled up when its
+		// print is small (upscale.go).
+		pg, err := k.genericPage(ctx, card)
+		if err != nil {
+			return nil, err
+		}
+		return newLayout(pg, d, side), nil
 	}
 	pg, err := k.tess().readPage(ctx, card.Image)
 	if err != nil {
@@ -681,6 +706,9 @@ func whitelist(f idv.FieldDef) string {
 	case idv.FieldDate:
 		if f.Format == "DD MMM YYYY" {
 			return "0123456789ABCDEFGJLMNOPRSTUVY/ "
+		}
+		if f.Format == dateAny {
+			return anyDateChars
 		}
 		return "0123456789./- "
 	case idv.FieldSex:

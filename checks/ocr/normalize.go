@@ -20,7 +20,11 @@ func Normalize(f idv.FieldDef, raw string) (string, bool) {
 	var v string
 	switch f.Type {
 	case idv.FieldDate:
-		v = normDate(raw, f.Format)
+		if f.Format == dateAny {
+			v = anyDate(raw, f, time.Now())
+		} else {
+			v = normDate(raw, f.Format)
+		}
 	case idv.FieldSex:
 		v = normSex(raw)
 	case idv.FieldNumber:

@@ -95,7 +95,7 @@ func Values(def *idv.DocumentDefinition, r *rand.Rand) (printed, truth map[strin
 				p = fmt.Sprintf("%02d/%02d/%04d", d, m, y)
 			case "DD-MM-YYYY":
 				p = fmt.Sprintf("%02d-%02d-%04d", d, m, y)
-			case "DD MMM YYYY":
+			case "DD MMM YYYY", "any":
 				p = fmt.Sprintf("%02d %s %04d", d, months[m-1], y)
 			default:
 				p = t

@@ -319,7 +319,7 @@ func printedValue(f idv.FieldDef, v string) string {
 			return t.Format("02/01/2006")
 		case "DD-MM-YYYY":
 			return t.Format("02-01-2006")
-		case "DD MMM YYYY":
+		case "DD MMM YYYY", "any":
 			return fmt.Sprintf("%02d %s %d", t.Day(), monthAbbr[t.Month()-1], t.Year())
 		}
 		return v

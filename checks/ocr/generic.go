@@ -1,0 +1,541 @@
+package ocr
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/vision"
+)
+
+// dateAny is the date format of the generic definitions: an issuer no
+// definition was written for prints its dates as it pleases (22.06.1969
+// on a Czech passport, 1960-02-08 on a Polish one, 12 AUG/AOUT 74 on the
+// ICAO specimen), and each of these reads to one calendar date.
+const dateAny = "any"
+
+// dateToken is one part of a printed date: a number (letters OCR
+// confuses with digits read as digits) or a month's name.
+type dateToken struct {
+	num   string
+	month int
+}
+
+// anyDate reads a date printed day-month-year with a numeric or named
+// month, or year-month-day (ISO), with a two- or four-digit year, and
+// returns DD.MM.YYYY; "" when no such run of parts is a real calendar
+// date. A two-digit year is in the past for a date of birth (74 is
+// 1974, 05 is 2005 until 2105) and in this century otherwise (dates of
+// issue and expiry).
+func anyDate(raw string, f idv.FieldDef, now time.Time) string {
+	s := strings.ToUpper(strings.ReplaceAll(raw, "\n", " "))
+	if out, ok := wordDate(s); ok {
+		return out
+	}
+	var toks []dateToken
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+		return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		if strings.ContainsAny(w, "0123456789") {
+			if d, ok := confusedDigits(w); ok {
+				toks = append(toks, dateToken{num: d})
+			}
+			continue
+		}
+		if len(w) >= 3 {
+			// A month named twice (APR/AVR, bilingual) counts once.
+			if m := monthIndex(w[:3]); m > 0 && (len(toks) == 0 || toks[len(toks)-1].month == 0) {
+				toks = append(toks, dateToken{month: m})
+			}
+		}
+		// Other words (the second language of a bilingual month,
+		// AUG/AOUT) are passed over.
+	}
+	birth := f.MRZ == "date_of_birth" || strings.Contains(f.Name, "birth")
+	year := func(y string) int {
+		var n int
+		fmt.Sscanf(y, "%d", &n)
+		if len(y) == 2 {
+			n += 2000
+			if birth && n > now.Year() {
+				n -= 100
+			}
+		}
+		return n
+	}
+	num := func(t dateToken, lens ...int) bool {
+		for _, l := range lens {
+			if t.month == 0 && len(t.num) == l {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range toks {
+		var d, m, y int
+		switch {
+		case i+2 < len(toks) && num(toks[i], 1, 2) && toks[i+1].month > 0 && num(toks[i+2], 2, 4):
+			fmt.Sscanf(toks[i].num, "%d", &d)
+			m, y = toks[i+1].month, year(toks[i+2].num)
+		case i+2 < len(toks) && num(toks[i], 4) && num(toks[i+1], 1, 2) && num(toks[i+2], 1, 2):
+			fmt.Sscanf(toks[i+1].num, "%d", &m)
+			fmt.Sscanf(toks[i+2].num, "%d", &d)
+			y = year(toks[i].num)
+		case i+2 < len(toks) && num(toks[i], 1, 2) && num(toks[i+1], 1, 2) && num(toks[i+2], 2, 4):
+			fmt.Sscanf(toks[i].num, "%d", &d)
+			fmt.Sscanf(toks[i+1].num, "%d", &m)
+			y = year(toks[i+2].num)
+		case num(toks[i], 8):
+			fmt.Sscanf(toks[i].num[:2], "%d", &d)
+			fmt.Sscanf(toks[i].num[2:4], "%d", &m)
+			y = year(toks[i].num[4:])
+		default:
+			continue
+		}
+		if y < 1900 || y > 2100 {
+			continue
+		}
+		t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+		if t.Day() != d || int(t.Month()) != m {
+			continue
+		}
+		return fmt.Sprintf("%02d.%02d.%04d", d, m, y)
+	}
+	return ""
+}
+
+// anyDateChars is the whitelist of a date in any format: digits, the
+// separators and the letters of the English month names.
+const anyDateChars = "0123456789ABCDEFGJLMNOPRSTUVY/.- "
+
+// genericChecks holds what was read on a side of an unknown issuer's
+// document against what such a page can print, and empties what does
+// not hold (the field is then unread, never filled from elsewhere):
+//
+//   - a country code (issuing state, nationality) is a word of its own:
+//     one picked out of a longer run is part of a name or a title (OF of
+//     REPUBLIC OF CHINA, A of a line of Chinese read as Latin letters);
+//   - a name is no caption's fragment (SURNA of a caption the page
+//     reading cut);
+//   - a name does not run through a caption's number (2a. of "2a.
+//     Grösse/Taille/Height", the field after the given names on the
+//     Luxembourg page: ICAO numbers the captions of the data zone);
+//   - a surname and given names read from one line are one caption's
+//     value (Name (Surname, Given names)): split at the comma the page
+//     reading kept, or not presented.
+func genericChecks(d *idv.DocumentDefinition, ly *layout, rs map[string]fieldRead) {
+	drop := func(name string) {
+		r := rs[name]
+		if r.valid {
+			r.valid, r.value = false, ""
+			r.raw = "generic: " + r.raw
+			rs[name] = r
+		}
+	}
+	for name, r := range rs {
+		f, ok := d.Field(name)
+		if !ok || !r.valid || len(ly.pg.words) == 0 {
+			continue
+		}
+		switch f.MRZ {
+		case "issuing_state", "nationality":
+			if !ly.wholeRun(r.box) {
+				drop(name)
+			}
+		case "surname", "given_names":
+			if ly.captionFragment(r.value) || ly.numberedCaption(r.box) {
+				drop(name)
+			}
+		}
+	}
+	sn, gn := rs["surname"], rs["given_names"]
+	if sn.valid && gn.valid && !sn.box.Empty() && sn.box.Overlaps(gn.box) {
+		s, g, ok := ly.commaSplit(sn.box)
+		fs, _ := d.Field("surname")
+		fg, _ := d.Field("given_names")
+		vs, oks := Normalize(fs, s)
+		vg, okg := Normalize(fg, g)
+		if ok && oks && okg {
+			sn.value, gn.value = vs, vg
+			rs["surname"], rs["given_names"] = sn, gn
+		} else {
+			drop("surname")
+			drop("given_names")
+		}
+	}
+}
+
+// wordsIn are the page's words whose centre lies in r, left to right.
+func (ly *layout) wordsIn(r image.Rectangle) []int {
+	var out []int
+	for i, w := range ly.pg.words {
+		c := image.Pt((w.box.Min.X+w.box.Max.X)/2, (w.box.Min.Y+w.box.Max.Y)/2)
+		if c.In(r) {
+			out = append(out, i)
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return ly.pg.words[out[a]].box.Min.X < ly.pg.words[out[b]].box.Min.X })
+	return out
+}
+
+// wholeRun: the words in r are the whole run of words on their line, no
+// word with letters set close before or after them.
+func (ly *layout) wholeRun(r image.Rectangle) bool {
+	in := ly.wordsIn(r)
+	if len(in) == 0 {
+		// A value read from a crop where the page had no word.
+		return true
+	}
+	inside := map[int]bool{}
+	for _, i := range in {
+		inside[i] = true
+	}
+	for _, i := range ly.segment(in[0]) {
+		if !inside[i] && strings.IndexFunc(ly.pg.words[i].text, unicode.IsLetter) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// captionFragment: a word of the value is the start of a word of one of
+// the side's captions, four letters or more and shorter than it (SURNA
+// of SURNAME): the page reading cut a caption, and its piece is no name.
+func (ly *layout) captionFragment(v string) bool {
+	for _, w := range strings.Fields(v) {
+		k := docdefs.LabelKey(w)
+		if len(k) < 4 {
+			continue
+		}
+		for _, set := range ly.captionWordSets {
+			for cw := range set {
+				if len(cw) > len(k) && strings.HasPrefix(cw, k) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// commaSplit reads the words in r as "SURNAME, GIVEN NAMES": the part
+// before the first word that ends in a comma and the part after it.
+func (ly *layout) commaSplit(r image.Rectangle) (string, string, bool) {
+	in := ly.wordsIn(r)
+	for k, i := range in {
+		t := ly.pg.words[i].text
+		if strings.HasSuffix(t, ",") && k+1 < len(in) {
+			var s, g []string
+			for _, j := range in[:k+1] {
+				s = append(s, ly.pg.words[j].text)
+			}
+			for _, j := range in[k+1:] {
+				g = append(g, ly.pg.words[j].text)
+			}
+			return strings.TrimSuffix(strings.Join(s, " "), ","), strings.Join(g, " "), true
+		}
+	}
+	return "", "", false
+}
+
+// genericPage reads a side of an unknown issuer's document: its
+// background divided out (flattened), scaled up when its print is small
+// (pageScale), read once (readPage), and the words' boxes brought back
+// to the side's pixels.
+func (k *Check) genericPage(ctx context.Context, card *vision.Card) (*page, error) {
+	g := flattened(card.Image)
+	b := g.Bounds()
+	ratio := 0.0
+	if b.Dx() > 0 && card.SourceWidth > 0 {
+		ratio = card.SourceWidth / float64(max(b.Dx(), b.Dy()))
+	}
+	scale := pageScale(g, ratio)
+	if scale != 1 {
+		g = upscaled(g, scale)
+	}
+	pg, err := k.tess().readPage(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	unscaleWords(pg.words, scale)
+	pg.w, pg.h = b.Dx(), b.Dy()
+	return pg, nil
+}
+
+// genericUnvouched keeps, on a side of an unknown issuer's document that
+// did not read as the ICAO order and has no trusted MRZ (none found, a
+// check digit failing, a format no generic definition has), the values
+// read next to their captions when the side shows at least half its
+// fields' captions: the print says what it is, and each value was read
+// where its caption points. Nothing is taken from the MRZ for them; a
+// readable MRZ still holds them to account (conflicts).
+func genericUnvouched(reads, captioned map[string]fieldRead) {
+	for n, r := range captioned {
+		reads[n] = r
+	}
+}
+
+// orderFields are the fields the ICAO order finds when their captions
+// are not read, in the order the data zone prints them.
+var orderFields = []string{"document_number", "surname", "given_names", "date_of_birth"}
+
+// valueLine is one line of value-sized words of a page, left to right.
+type valueLine struct {
+	words []int
+	box   image.Rectangle
+}
+
+// valueLines are the page's lines of value print, top to bottom: words
+// of about the height of the page's confident values (0.6 to 2 times the
+// median height of the words read at 90 or more with three letters or
+// digits), above the MRZ (no word with fillers, nothing below one).
+// Captions (printed smaller) and specks are not in them.
+func (ly *layout) valueLines() []valueLine {
+	words := ly.pg.words
+	mrzTop := ly.pg.h
+	for _, w := range words {
+		if strings.Count(w.text, "<") >= 2 {
+			mrzTop = min(mrzTop, w.box.Min.Y)
+		}
+	}
+	var hs []int
+	for _, w := range words {
+		if w.conf >= 90 && w.box.Max.Y <= mrzTop && len(docdefs.LabelKey(w.text)) >= 3 {
+			hs = append(hs, w.box.Dy())
+		}
+	}
+	if len(hs) < 3 {
+		return nil
+	}
+	sort.Ints(hs)
+	hv := float64(hs[len(hs)/2])
+	var idx []int
+	for i, w := range words {
+		h := float64(w.box.Dy())
+		// Words read under 40 are the page reading's guesses at
+		// captions and artwork, unless they hold a code's digits.
+		digits := strings.Count(strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return 'd'
+			}
+			return -1
+		}, w.text), "d")
+		if w.box.Max.Y > mrzTop || h < 0.6*hv || h > 2*hv || ly.isClaimed(i) || (w.conf < 40 && digits < 2) ||
+			strings.IndexFunc(w.text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+			continue
+		}
+		idx = append(idx, i)
+	}
+	sort.Slice(idx, func(a, b int) bool { return words[idx[a]].box.Min.Y < words[idx[b]].box.Min.Y })
+	var lines []valueLine
+	for _, i := range idx {
+		b := words[i].box
+		placed := false
+		for k := range lines {
+			if sameLine(lines[k].box, b) {
+				lines[k].words = append(lines[k].words, i)
+				lines[k].box = lines[k].box.Union(b)
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			lines = append(lines, valueLine{words: []int{i}, box: b})
+		}
+	}
+	for k := range lines {
+		ws := lines[k].words
+		sort.Slice(ws, func(a, b int) bool { return words[ws[a]].box.Min.X < words[ws[b]].box.Min.X })
+	}
+	sort.SliceStable(lines, func(a, b int) bool { return lines[a].box.Min.Y < lines[b].box.Min.Y })
+	return lines
+}
+
+// genericOrder finds the document number, surname, given names and date
+// of birth of a side whose captions for them were not read (captions in
+// 6 px print on artwork: the Finnish and Croatian pages) by the order
+// ICAO 9303 gives the data zone, which issuers keep: the document number
+// is a code in the top two fifths of the side; the surname the next line below it
+// that is a name, the given names the line right under that; the date
+// of birth a date on one of the two lines after the given names (the
+// nationality line comes between). Each value is read again in its own
+// box with the field's character set, and kept only when it fits the
+// field's pattern. The MRZ plays no part: what is found here is held
+// against it afterwards like any printed value.
+func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, card *vision.Card, ly *layout, rs map[string]fieldRead) error {
+	need := false
+	for _, n := range orderFields {
+		if f, ok := d.Field(n); ok && !rs[n].valid && len(ly.hits[n]) == 0 && f.Zone.Side != "" {
+			need = true
+		}
+	}
+	if !need {
+		return nil
+	}
+	if d.MRZ != nil && d.MRZ.Format == idv.MRZTD1 {
+		// A card's side with its MRZ is its back: address, personal
+		// number and issuing office, in no order ICAO gives (the
+		// Slovenian back's street was read as a surname).
+		for _, w := range ly.pg.words {
+			if strings.Count(w.text, "<") >= 2 {
+				return nil
+			}
+		}
+	}
+	lines := ly.valueLines()
+	// read tries the words of a line (or the longest run of them that
+	// fits) as f's value.
+	read := func(f idv.FieldDef, ws []int) (fieldRead, error) {
+		if len(ws) == 0 {
+			return fieldRead{}, nil
+		}
+		c := ly.makeCandidate(f, ws, 0)
+		c.how = "order"
+		sub, v, ok := ly.fits(f, c)
+		if !ok {
+			sub = c
+		}
+		if ok && sub.conf >= pageTrust && !precise(f) {
+			return fieldRead{raw: fmt.Sprintf("%s|%.0f", sub.text, sub.conf), value: v, valid: true, conf: sub.conf, box: sub.box, how: "order"}, nil
+		}
+		r, err := k.readBox(ctx, f, card, ly.padded(sub), 1)
+		if err != nil {
+			return fieldRead{}, err
+		}
+		r.box, r.how = sub.box, "order"
+		if !r.valid && ok && sub.conf >= pageFallback {
+			return fieldRead{raw: fmt.Sprintf("page %s|%.0f", sub.text, sub.conf), value: v, valid: true, conf: sub.conf, box: sub.box, how: "order"}, nil
+		}
+		return r, nil
+	}
+	take := func(name string, r fieldRead) {
+		if old := rs[name]; r.valid && !old.valid && len(ly.hits[name]) == 0 {
+			rs[name] = r
+		}
+	}
+	numName := "document_number"
+	if _, ok := d.Field(numName); !ok {
+		numName = "passport_number"
+	}
+	fNum, okNum := d.Field(numName)
+	fSur, _ := d.Field("surname")
+	fGiv, _ := d.Field("given_names")
+	fDob, _ := d.Field("date_of_birth")
+	if !okNum {
+		return nil
+	}
+	// The document number: in the top two fifths of the side (type,
+	// code and number head the zone, under the titles), a word, or two
+	// set close (AA 0000000), that is one and no date.
+	at := -1
+	for li, l := range lines {
+		if 5*l.box.Min.Y > 2*ly.pg.h {
+			break
+		}
+		for wi, w := range l.words {
+			// Six characters or more, two digits or more: a year (2014
+			// in artwork) or a code of letters is not the number.
+			t := ly.pg.words[w].text
+			if anyDate(t, idv.FieldDef{}, time.Time{}) != "" || len(docdefs.LabelKey(t)) < 6 || strings.Count(strings.Map(func(r rune) rune {
+				if r >= '0' && r <= '9' {
+					return 'd'
+				}
+				return -1
+			}, t), "d") < 2 {
+				continue
+			}
+			run := []int{w}
+			if wi > 0 && ly.next[l.words[wi-1]] == w && len(docdefs.LabelKey(ly.pg.words[l.words[wi-1]].text)) <= 3 {
+				// A series printed apart from the number.
+				run = []int{l.words[wi-1], w}
+			}
+			r, err := read(fNum, run)
+			if err != nil {
+				return err
+			}
+			if r.valid {
+				take(numName, r)
+				at = li
+				break
+			}
+		}
+		if at >= 0 {
+			break
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	// The surname and the given names: the first two name lines below,
+	// one under the other.
+	li := at + 1
+	for ; li < len(lines); li++ {
+		if nameLine(ly, lines[li]) {
+			break
+		}
+	}
+	if li >= len(lines) {
+		return nil
+	}
+	r, err := read(fSur, lines[li].words)
+	if err != nil || !r.valid {
+		return err
+	}
+	take("surname", r)
+	hv := lines[li].box.Dy()
+	if li+1 < len(lines) && nameLine(ly, lines[li+1]) && lines[li+1].box.Min.Y-lines[li].box.Max.Y <= 3*hv {
+		r, err := read(fGiv, lines[li+1].words)
+		if err != nil {
+			return err
+		}
+		take("given_names", r)
+		li++
+	}
+	for j := li + 1; j < len(lines) && j <= li+2; j++ {
+		r, err := read(fDob, lines[j].words)
+		if err != nil {
+			return err
+		}
+		if r.valid {
+			take("date_of_birth", r)
+			break
+		}
+	}
+	return nil
+}
+
+// nameLine: every word of the line is letters (a name may carry a
+// hyphen, an apostrophe or a comma) and it is no caption.
+func nameLine(ly *layout, l valueLine) bool {
+	for _, w := range l.words {
+		for _, r := range ly.pg.words[w].text {
+			if !unicode.IsLetter(r) && !strings.ContainsRune("-',", r) {
+				return false
+			}
+		}
+	}
+	return !ly.captionWords(ly.textOf(l.words))
+}
+
+// numberedCaption: a word in r is a caption's number, one or two digits
+// with an optional letter and a full stop (1., 2a., 10.).
+func (ly *layout) numberedCaption(r image.Rectangle) bool {
+	for _, i := range ly.wordsIn(r) {
+		t := ly.pg.words[i].text
+		if !strings.HasSuffix(t, ".") || len(t) < 2 || len(t) > 4 || t[0] < '0' || t[0] > '9' {
+			continue
+		}
+		body := t[1 : len(t)-1]
+		if body == "" || len(body) == 1 && (body[0] >= '0' && body[0] <= '9' || body[0] >= 'a' && body[0] <= 'z') ||
+			len(body) == 2 && body[0] >= '0' && body[0] <= '9' && body[1] >= 'a' && body[1] <= 'z' {
+			return true
+		}
+	}
+	return false
+}

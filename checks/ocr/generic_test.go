@@ -1,0 +1,160 @@
+package ocr
+
+import (
+	"image"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/tambua/tambua/docdefs"
+)
+
+func TestAnyDate(t *testing.T) {
+	now := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+	birth := field(t, "generic_passport", "date_of_birth")
+	expiry := field(t, "generic_passport", "date_of_expiry")
+	cases := []struct {
+		raw, want string
+		expiry    bool
+	}{
+		{raw: "22.06.1969", want: "22.06.1969"},
+		{raw: "25.12.1982.", want: "25.12.1982"},
+		{raw: "1960-02-08", want: "08.02.1960"},
+		{raw: "1960.02.08", want: "08.02.1960"},
+		{raw: "01 JAN 1976", want: "01.01.1976"},
+		{raw: "12 AUG/AOUT 74", want: "12.08.1974"},
+		{raw: "12 AUGUST AOUT 74", want: "12.08.1974"},
+		{raw: "03 MAR 05", want: "03.03.2005"},
+		{raw: "15 APR/AVR 12", want: "15.04.2012", expiry: true},
+		{raw: "12 08 1964", want: "12.08.1964"},
+		{raw: "O1.07.2009", want: "01.07.2009"},
+		{raw: "12081964", want: "12.08.1964"},
+		// Not a calendar date, or not a date at all.
+		{raw: "31.02.1990", want: ""},
+		{raw: "SPECIMEN", want: ""},
+		{raw: "5622/0612", want: ""},
+		{raw: "", want: ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.raw, func(t *testing.T) {
+			f := birth
+			if tc.expiry {
+				f = expiry
+			}
+			assert.Equal(t, tc.want, anyDate(tc.raw, f, now))
+		})
+	}
+}
+
+// glyphPage draws lines of glyph-like blocks h px tall (and specks of
+// noise that stand alone) on white.
+func glyphPage(h int) *image.Gray {
+	g := image.NewGray(image.Rect(0, 0, 600, 400))
+	for i := range g.Pix {
+		g.Pix[i] = 240
+	}
+	for line := 0; line < 4; line++ {
+		y0 := 40 + line*3*h
+		for k := 0; 30+(k+1)*h <= 580; k++ {
+			x0 := 30 + k*(h*2/3+h/3)
+			for y := y0; y < y0+h; y++ {
+				for x := x0; x < x0+h*2/3; x++ {
+					// An O: a ring, not a solid block.
+					if x-x0 < 2 || x0+h*2/3-x <= 2 || y-y0 < 2 || y0+h-y <= 2 {
+						g.Pix[y*g.Stride+x] = 20
+					}
+				}
+			}
+		}
+	}
+	for k := 0; k < 30; k++ {
+		x, y := 20+k*19, 380
+		g.Pix[y*g.Stride+x] = 0
+	}
+	return g
+}
+
+func TestGlyphHeightAndScale(t *testing.T) {
+	assert.Equal(t, 12, glyphHeight(glyphPage(12)))
+	assert.InDelta(t, 22.0/12, pageScale(glyphPage(12), 0), 1e-9)
+	assert.Equal(t, 30, glyphHeight(glyphPage(30)))
+	assert.Equal(t, 1.0, pageScale(glyphPage(30), 0))
+	// Small on the side but not in the capture: sharp, read as it is.
+	assert.Equal(t, 1.0, pageScale(glyphPage(12), 1))
+	assert.InDelta(t, 22.0/12, pageScale(glyphPage(12), 0.4), 1e-9)
+	// Tiny print: the scale is bounded.
+	assert.Equal(t, maxPageScale, pageScale(glyphPage(8), 0.4))
+	// A blank page says nothing.
+	assert.Equal(t, 0, glyphHeight(image.NewGray(image.Rect(0, 0, 100, 100))))
+	assert.Equal(t, 1.0, pageScale(image.NewGray(image.Rect(0, 0, 100, 100)), 0.4))
+}
+
+func TestUpscaledAndUnscale(t *testing.T) {
+	g := glyphPage(12)
+	u := upscaled(g, 1.5)
+	assert.Equal(t, image.Rect(0, 0, 900, 600), u.Bounds())
+	ws := []word{{box: image.Rect(30, 60, 90, 81)}}
+	unscaleWords(ws, 1.5)
+	assert.Equal(t, image.Rect(20, 40, 60, 54), ws[0].box)
+}
+
+// flattened lifts a tinted block to paper and keeps the ink on it dark.
+func TestFlattened(t *testing.T) {
+	g := glyphPage(14)
+	// A grey block over the right half, as a tint printed on the page.
+	for y := 0; y < 400; y++ {
+		for x := 300; x < 600; x++ {
+			g.Pix[y*g.Stride+x] = max(g.Pix[y*g.Stride+x]/2, 20)
+		}
+	}
+	f := flattened(g)
+	paperIn := f.Pix[200*f.Stride+450]
+	inkIn := f.Pix[40*f.Stride+30+25*(14*2/3+14/3)+4] // a ring's top edge in the tinted half
+	assert.Greater(t, int(paperIn), 200, "tint not lifted")
+	assert.Less(t, int(inkIn), 120, "ink lost")
+}
+
+func TestGenericLayoutChecks(t *testing.T) {
+	d, _ := docdefs.Default().Definition("generic_passport")
+	pg := &page{w: 1000, h: 700, words: []word{
+		{box: image.Rect(300, 100, 420, 120), text: "Name", conf: 90},
+		{box: image.Rect(430, 100, 560, 120), text: "Surname", conf: 90},
+		{box: image.Rect(300, 130, 360, 160), text: "LIN,", conf: 90},
+		{box: image.Rect(375, 130, 480, 160), text: "MEI-HUA", conf: 90},
+		{box: image.Rect(300, 300, 420, 330), text: "REPUBLIC", conf: 90},
+		{box: image.Rect(430, 300, 460, 330), text: "OF", conf: 90},
+		{box: image.Rect(470, 300, 560, 330), text: "CHINA", conf: 90},
+		{box: image.Rect(300, 400, 350, 430), text: "POL", conf: 90},
+		{box: image.Rect(100, 600, 130, 620), text: "2a.", conf: 90},
+		{box: image.Rect(140, 600, 260, 620), text: "Grewsst", conf: 90},
+		{box: image.Rect(300, 600, 340, 620), text: "12.", conf: 90},
+	}}
+	ly := newLayout(pg, d, "front")
+	assert.False(t, ly.wholeRun(image.Rect(428, 298, 462, 332)), "OF of REPUBLIC OF CHINA")
+	assert.True(t, ly.wholeRun(image.Rect(298, 398, 352, 432)))
+	s, g, ok := ly.commaSplit(image.Rect(298, 128, 482, 162))
+	assert.True(t, ok)
+	assert.Equal(t, "LIN", s)
+	assert.Equal(t, "MEI-HUA", g)
+	_, _, ok = ly.commaSplit(image.Rect(298, 298, 562, 332))
+	assert.False(t, ok)
+	assert.True(t, ly.numberedCaption(image.Rect(0, 590, 400, 640)))
+	assert.False(t, ly.numberedCaption(image.Rect(298, 298, 562, 332)))
+	assert.True(t, ly.captionFragment("SURNA"))
+	assert.False(t, ly.captionFragment("ERIKSSON"))
+	assert.False(t, ly.captionFragment("SURNAME"), "a whole caption word is not a fragment (captionWords says it)")
+
+	rs := map[string]fieldRead{
+		"nationality":   {box: image.Rect(428, 298, 462, 332), value: "OF", valid: true},
+		"issuing_state": {box: image.Rect(298, 398, 352, 432), value: "POL", valid: true},
+		"surname":       {box: image.Rect(298, 128, 482, 162), value: "LIN MEI-HUA", valid: true},
+		"given_names":   {box: image.Rect(298, 128, 482, 162), value: "LIN MEI-HUA", valid: true},
+	}
+	genericChecks(d, ly, rs)
+	assert.False(t, rs["nationality"].valid)
+	assert.Equal(t, "", rs["nationality"].value)
+	assert.Equal(t, "POL", rs["issuing_state"].value)
+	assert.Equal(t, "LIN", rs["surname"].value)
+	assert.Equal(t, "MEI-HUA", rs["given_names"].value)
+}
