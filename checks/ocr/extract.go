@@ -422,16 +422,15 @@ func (k *Check) pageOf(ctx context.Context, d *idv.DocumentDefinition, side stri
 		// The zone reader reads no page: an empty one finds no caption.
 		return newLayout(&page{}, d, side), nil
 	}
+	var pg *page
+	var err error
 	if d.Generic() {
-		// An unknown issuer's page: flattened, and scaled up when its
-		// print is small (upscale.go).
-		pg, err := k.genericPage(ctx, card)
-		if err != nil {
-			return nil, err
-		}
-		return newLayout(pg, d, side), nil
+		// An unknown issuer's page: scaled up when its print is small
+		// (upscale.go).
+		pg, err = k.genericPage(ctx, card)
+	} else {
+		pg, err = k.tess().readPage(ctx, card.Image)
 	}
-	pg, err := k.tess().readPage(ctx, card.Image)
 	if err != nil {
 		return nil, err
 	}

@@ -149,7 +149,7 @@ func genericChecks(d *idv.DocumentDefinition, ly *layout, rs map[string]fieldRea
 				drop(name)
 			}
 		case "surname", "given_names":
-			if ly.captionFragment(r.value) || ly.numberedCaption(r.box) {
+			if ly.captionWordStart(r.value) || ly.numberedCaption(r.box) {
 				drop(name)
 			}
 		}
@@ -204,10 +204,10 @@ func (ly *layout) wholeRun(r image.Rectangle) bool {
 	return true
 }
 
-// captionFragment: a word of the value is the start of a word of one of
+// captionWordStart: a word of the value is the start of a word of one of
 // the side's captions, four letters or more and shorter than it (SURNA
 // of SURNAME): the page reading cut a caption, and its piece is no name.
-func (ly *layout) captionFragment(v string) bool {
+func (ly *layout) captionWordStart(v string) bool {
 	for _, w := range strings.Fields(v) {
 		k := docdefs.LabelKey(w)
 		if len(k) < 4 {
@@ -245,26 +245,27 @@ func (ly *layout) commaSplit(r image.Rectangle) (string, string, bool) {
 }
 
 // genericPage reads a side of an unknown issuer's document: its
-// background divided out (flattened), scaled up when its print is small
+// background divided out (pageGrey), scaled up when its print is small
 // (pageScale), read once (readPage), and the words' boxes brought back
 // to the side's pixels.
 func (k *Check) genericPage(ctx context.Context, card *vision.Card) (*page, error) {
-	g := flattened(card.Image)
+	g := pageGrey(card.Image)
 	b := g.Bounds()
 	ratio := 0.0
 	if b.Dx() > 0 && card.SourceWidth > 0 {
 		ratio = card.SourceWidth / float64(max(b.Dx(), b.Dy()))
 	}
 	scale := pageScale(g, ratio)
+	read := g
 	if scale != 1 {
-		g = upscaled(g, scale)
+		read = upscaled(g, scale)
 	}
-	pg, err := k.tess().readPage(ctx, g)
+	pg, err := k.tess().readGrey(ctx, read)
 	if err != nil {
 		return nil, err
 	}
 	unscaleWords(pg.words, scale)
-	pg.w, pg.h = b.Dx(), b.Dy()
+	pg.w, pg.h, pg.grey = b.Dx(), b.Dy(), g
 	return pg, nil
 }
 

@@ -99,8 +99,8 @@ func TestUpscaledAndUnscale(t *testing.T) {
 	assert.Equal(t, image.Rect(20, 40, 60, 54), ws[0].box)
 }
 
-// flattened lifts a tinted block to paper and keeps the ink on it dark.
-func TestFlattened(t *testing.T) {
+// flatten lifts a tinted block to paper and keeps the ink on it dark.
+func TestFlattenTint(t *testing.T) {
 	g := glyphPage(14)
 	// A grey block over the right half, as a tint printed on the page.
 	for y := 0; y < 400; y++ {
@@ -108,7 +108,7 @@ func TestFlattened(t *testing.T) {
 			g.Pix[y*g.Stride+x] = max(g.Pix[y*g.Stride+x]/2, 20)
 		}
 	}
-	f := flattened(g)
+	f := flatten(g)
 	paperIn := f.Pix[200*f.Stride+450]
 	inkIn := f.Pix[40*f.Stride+30+25*(14*2/3+14/3)+4] // a ring's top edge in the tinted half
 	assert.Greater(t, int(paperIn), 200, "tint not lifted")
@@ -141,9 +141,9 @@ func TestGenericLayoutChecks(t *testing.T) {
 	assert.False(t, ok)
 	assert.True(t, ly.numberedCaption(image.Rect(0, 590, 400, 640)))
 	assert.False(t, ly.numberedCaption(image.Rect(298, 298, 562, 332)))
-	assert.True(t, ly.captionFragment("SURNA"))
-	assert.False(t, ly.captionFragment("ERIKSSON"))
-	assert.False(t, ly.captionFragment("SURNAME"), "a whole caption word is not a fragment (captionWords says it)")
+	assert.True(t, ly.captionWordStart("SURNA"))
+	assert.False(t, ly.captionWordStart("ERIKSSON"))
+	assert.False(t, ly.captionWordStart("SURNAME"), "a whole caption word is not a fragment (captionWords says it)")
 
 	rs := map[string]fieldRead{
 		"nationality":   {box: image.Rect(428, 298, 462, 332), value: "OF", valid: true},

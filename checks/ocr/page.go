@@ -35,7 +35,11 @@ type page struct {
 // bilingual captions ("Surname/Nom") and a caption to its value
 // ("SEX:M"), so each part can be matched on its own.
 func (p *pool) readPage(ctx context.Context, img image.Image) (*page, error) {
-	g := pageGrey(img)
+	return p.readGrey(ctx, pageGrey(img))
+}
+
+// readGrey is readPage on a side already made grey (pageGrey).
+func (p *pool) readGrey(ctx context.Context, g *image.Gray) (*page, error) {
 	boxes, err := p.pageBoxes(ctx, g)
 	if err != nil {
 		return nil, err
