@@ -51,6 +51,15 @@ const (
 	weakConsistent = 0.4
 )
 
+// fallbackArea is the least share of the photo an outline found by either
+// fallback (the low threshold, the weak outline) must cover: one this
+// small is more likely a block on a card than the card (a specimen's
+// portrait photo, testdata/ids Malta_BAD, covers 7 % of its photo and is
+// what the first search takes there at the passport aspect), while the
+// synth cards the fallbacks found cover 14 % (seed 12 hard
+// kenya_national_id#6 back) and more.
+const fallbackArea = 0.1
+
 // minScore is the lowest outline score taken as a card. A pale card on
 // pale paper, or one with a corner under a finger, has little region
 // contrast or one weak side and scores 0.18 to 0.25 (on synth medium 0.25
@@ -409,7 +418,7 @@ func FindCard(img image.Image, aspect float64) Detection {
 		low := *e
 		low.thresh = lowEdgeFloor
 		low.edge = low.ridges(low.thresh)
-		if d, ok := searchOutline(&low, rgb, aspect); ok {
+		if d, ok := searchOutline(&low, rgb, aspect); ok && d.Quad.area() >= fallbackArea*float64(e.w*e.h) {
 			best, taken, e = d, ok, &low
 		}
 	}
@@ -418,7 +427,7 @@ func FindCard(img image.Image, aspect float64) Detection {
 		best.Quad = landscape(q)
 		return best
 	}
-	if !framed && best.Found && best.Score >= weakScore {
+	if !framed && best.Found && best.Score >= weakScore && best.Quad.area() >= fallbackArea*float64(e.w*e.h) {
 		// A pale card on pale paper, small in the photo, scores low
 		// (little region contrast, its size factor small) although its
 		// outline is right. It is taken when, at the finer scale, a step
