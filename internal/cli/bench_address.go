@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"runtime/pprof"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -38,17 +36,11 @@ func runBenchAddress(ctx context.Context, env *Env, args []string) error {
 	if *n < 1 {
 		return Usagef("--n must be positive")
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stop, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stop()
 	rep, err := addressbench.Run(ctx, addressbench.Options{N: *n, Seed: *seed, Families: splitList(*families), Formats: splitList(*formats)})
 	if err != nil {
 		return err

@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
-	"runtime/pprof"
 	"slices"
 	"sort"
 	"strings"
@@ -43,17 +41,11 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stop, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stop()
 	if *cores < 1 || *n < 1 {
 		return Usagef("-cores and -n must be positive")
 	}
