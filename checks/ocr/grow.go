@@ -64,9 +64,15 @@ func (pg *page) growToInk(box image.Rectangle, own []int) image.Rectangle {
 	for _, w := range own {
 		mine[w] = true
 	}
+	var others []image.Rectangle // the page's other words on the line
+	for i, w := range pg.words {
+		if !mine[i] && sameLine(box, w.box) {
+			others = append(others, w.box)
+		}
+	}
 	blocked := func(x int) bool {
-		for i, w := range pg.words {
-			if !mine[i] && x >= w.box.Min.X && x < w.box.Max.X && sameLine(box, w.box) {
+		for _, o := range others {
+			if x >= o.Min.X && x < o.Max.X {
 				return true
 			}
 		}
@@ -81,39 +87,29 @@ func (pg *page) growToInk(box image.Rectangle, own []int) image.Rectangle {
 		}
 		return false
 	}
-	inked := func(x int) bool {
-		if !dark(x, y0, y1) {
-			return false
-		}
-		// A column dark above and below the line too is an edge.
-		return !(dark(x, box.Min.Y-h, box.Min.Y-h/2) && dark(x, box.Max.Y+h/2, box.Max.Y+h))
+	// A column dark above and below the line too is an edge, not a glyph.
+	edge := func(x int) bool {
+		return dark(x, box.Min.Y-h, box.Min.Y-h/2) && dark(x, box.Max.Y+h/2, box.Max.Y+h)
 	}
 	maxGap := int(growGap * float64(h))
+	// walk returns the last inked column reached from `from` in the
+	// direction of step, or the column before `from` when there is none.
 	walk := func(from, step int) int {
 		last, gap := from-step, 0
-		for x := from; x >= b.Min.X && x < b.Max.X && gap <= maxGap; x += step {
-			if blocked(x) {
-				break
-			}
-			if dark(x, y0, y1) && !inked(x) {
-				break
-			}
-			if inked(x) {
-				last, gap = x, 0
-			} else {
+		for x := from; x >= b.Min.X && x < b.Max.X && gap <= maxGap && !blocked(x); x += step {
+			if !dark(x, y0, y1) {
 				gap++
+				continue
 			}
+			if edge(x) {
+				break
+			}
+			last, gap = x, 0
 		}
 		return last
 	}
 	out := box
 	out.Max.X = walk(box.Max.X, 1) + 1
 	out.Min.X = walk(box.Min.X-1, -1)
-	if out.Min.X > box.Min.X {
-		out.Min.X = box.Min.X
-	}
-	if out.Max.X < box.Max.X {
-		out.Max.X = box.Max.X
-	}
 	return out
 }
