@@ -752,8 +752,8 @@ func editRow(a, b string, anyStart bool) []int {
 }
 
 // captionFragment: the text, letters only, is a stretch of one of the
-// side's captions read with at most one wrong letter in five (A LA UKOO
-// of JINA LA UKOO, SUR AA of SURNAME): a caption the page reading cut,
+// side's captions, exactly (A LA UKOO of JINA LA UKOO) or, from eight
+// letters, with at most one wrong letter in five (URNAMENOMA): a caption the page reading cut,
 // found below or beside the caption's other language. Four letters at
 // least: shorter stretches are also initials and names (ALI in
 // NATIONALITY). A value word that happens to lie inside a caption is
@@ -767,13 +767,14 @@ func (ly *layout) captionFragment(text string) bool {
 	if len(k) < 4 {
 		return false
 	}
-	allow := labelAllowance(len(k))
-	if len(k) >= 10 {
-		// A run this long that is a third of its letters away from a
-		// caption is that caption misread (GEVENNARNESMAGNA, 5 edits from
-		// GIVENNAMESMAJINA); no name or place on the synth cards or the
-		// specimens comes that close to a caption.
-		allow = len(k) / 3
+	// Misread letters are forgiven only in long runs: against the generic
+	// definitions' captions in twenty-odd languages a short name is one
+	// edit from some stretch (ERIKA from ERIA of SERIA I NUMER
+	// PASZPORTU, on the German specimen), so under eight letters the
+	// stretch must match exactly.
+	allow := 0
+	if len(k) >= 8 {
+		allow = labelAllowance(len(k))
 	}
 	for _, c := range ly.captionKeys {
 		if len(c) >= len(k) && infixDistance(k, c) <= allow {
