@@ -49,6 +49,20 @@ type layout struct {
 // captions' tesseract readings (ID read 1D, NUMBER read NUMBFR).
 func labelAllowance(n int) int { return n / 5 }
 
+// allowance is labelAllowance for the side's definition. A generic
+// definition lists its captions in some thirty languages, several hundred
+// spellings, and a short word of other print is one edit from one of
+// them far more often (NAMES from NOMES, a garbled Slovenian caption read
+// NOMEN): under six letters its captions match only as spelled. Chosen
+// on the specimens in testdata/ids, where both false captions were
+// five letters and no true caption there needed an edit under six.
+func (ly *layout) allowance(n int) int {
+	if ly.generic && n < 6 {
+		return 0
+	}
+	return labelAllowance(n)
+}
+
 // sameLine: b lies on a's text line (their vertical extents overlap by
 // at least half the smaller height).
 func sameLine(a, b image.Rectangle) bool {
@@ -111,7 +125,7 @@ func newLayout(pg *page, d *idv.DocumentDefinition, side string) *layout {
 			}
 			ly.captionWordSets = append(ly.captionWordSets, set)
 			ly.captionKeys = append(ly.captionKeys, k)
-			allow := labelAllowance(len(k))
+			allow := ly.allowance(len(k))
 			for i := range pg.words {
 				if keys[i] == "" {
 					continue
@@ -255,6 +269,11 @@ func (ly *layout) confirmed() bool {
 // before Given names).
 func (ly *layout) tailOfCaption(i int, f idv.FieldDef) bool {
 	a := ly.pg.words[i]
+	if a.listed {
+		// After a slash or a comma a caption starts again, in another
+		// language (Prénoms/Given names) or of another field.
+		return false
+	}
 	own := map[string]bool{}
 	for _, l := range docdefs.Spellings(f) {
 		for _, w := range strings.Fields(strings.ReplaceAll(l, "/", " ")) {
@@ -446,11 +465,14 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 			}
 		}
 		if f.Value != idv.ValueRight {
-			// The nearest line below that starts under the caption. More
-			// lines of the caption (another language) and prose in lower
-			// case are passed over; a caption of another field ends the
-			// search.
-			x0, x1 := h.box.Min.X-int(2*hl), max(h.box.Max.X, h.box.Min.X+int(4*hl))
+			// The nearest line below that starts under the caption (its
+			// first word no more than two caption heights left of the
+			// caption's start: a tall mark of artwork further left, the
+			// Chinese print beside LIN, MEI-HUA read as PIG, is not the
+			// value's line). More lines of the caption (another
+			// language) and prose in lower case are passed over; a
+			// caption of another field ends the search.
+			x0, x1 := ly.captionStart(h)-int(2*hl), max(h.box.Max.X, h.box.Min.X+int(4*hl))
 			var below []int
 			for i, w := range words {
 				if w.box.Min.Y < h.box.Min.Y+int(hl/2) || w.box.Max.X < x0 || w.box.Min.X > x1 || ly.inHit(i, h) {
@@ -458,13 +480,7 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 				}
 				below = append(below, i)
 			}
-			sort.SliceStable(below, func(a, b int) bool {
-				wa, wb := words[below[a]].box, words[below[b]].box
-				if wa.Min.Y != wb.Min.Y {
-					return wa.Min.Y < wb.Min.Y
-				}
-				return abs(wa.Min.X-h.box.Min.X) < abs(wb.Min.X-h.box.Min.X)
-			})
+			below = ly.byLine(below, h.box.Min.X)
 			top := h.box.Max.Y // bottom of the last line passed over
 			done := map[int]bool{}
 			for _, i := range below {
@@ -504,8 +520,15 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 			// its value goes: tesseract's layout analysis drops lone
 			// glyphs and faint short values (the F of a sex field on a
 			// soft capture). The place the caption points to is read as
-			// a crop instead.
-			out = append(out, ly.blindCandidates(f, h)...)
+			// a crop instead, after every run of words another spelling
+			// of the caption points to (Maus under Nom of Numm/Nom/
+			// Surname, when the Surname matched has nothing right under
+			// it): a crop read as letters was the value only when no
+			// word there is.
+			for _, c := range ly.blindCandidates(f, h) {
+				c.score += blindRank
+				out = append(out, c)
+			}
 		}
 	}
 	if ly.regionPrior(f) {
@@ -535,6 +558,77 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 	}
 	return out
 }
+
+// byLine orders words top line first and, within a line, nearest x
+// first. A line is the words whose extents overlap its first word's
+// (sameLine): a tall mark of artwork beside a value starts higher than
+// the value (the Chinese print left of LIN, MEI-HUA, read as PIG) and is
+// on its line, not above it.
+func (ly *layout) byLine(ws []int, x int) []int {
+	words := ly.pg.words
+	sort.SliceStable(ws, func(a, b int) bool { return words[ws[a]].box.Min.Y < words[ws[b]].box.Min.Y })
+	line := make(map[int]int, len(ws)) // word -> its line's first word's rank
+	var heads []int                    // ranks of the lines' first words
+	for n, i := range ws {
+		line[i] = n
+		for _, r := range heads {
+			if sameLine(words[ws[r]].box, words[i].box) {
+				line[i] = r
+				break
+			}
+		}
+		if line[i] == n {
+			heads = append(heads, n)
+		}
+	}
+	sort.SliceStable(ws, func(a, b int) bool {
+		la, lb := line[ws[a]], line[ws[b]]
+		if la != lb {
+			return la < lb
+		}
+		return abs(words[ws[a]].box.Min.X-x) < abs(words[ws[b]].box.Min.X-x)
+	})
+	return ws
+}
+
+// captionStart is the left edge of the caption a hit belongs to: a
+// caption printed in several languages (1. Numm/Nom/Surname) is matched
+// on one of its spellings, and its value is set under the caption's
+// start, not under the spelling matched. The caption runs left over
+// words set as close as a caption's words (wordGap), unclaimed or the
+// field's own other spellings, and
+// printed at its size (within a third), at most six of them.
+func (ly *layout) captionStart(h labelHit) int {
+	if len(h.words) == 0 {
+		return h.box.Min.X
+	}
+	prev := map[int]int{}
+	for i, n := range ly.next {
+		if n >= 0 {
+			if _, ok := prev[n]; !ok {
+				prev[n] = i
+			}
+		}
+	}
+	x, cur := h.box.Min.X, h.words[0]
+	hh := float64(max(h.box.Dy(), 1))
+	for n := 0; n < 6; n++ {
+		p, ok := prev[cur]
+		if owner, claimed := ly.claimed[p]; !ok || claimed && owner != h.field {
+			break
+		}
+		r := float64(ly.pg.words[p].box.Dy()) / hh
+		if r < 0.75 || r > 1.33 {
+			break
+		}
+		x, cur = ly.pg.words[p].box.Min.X, p
+	}
+	return x
+}
+
+// blindRank puts the places a caption points to with no word of the
+// page reading after every run of words found for the field.
+const blindRank = 1000
 
 // blindCandidates are the places a caption points to when no word of
 // the page reading is there: the line below it (from half a caption

@@ -18,6 +18,10 @@ type word struct {
 	box  image.Rectangle
 	text string
 	conf float64
+	// listed: a '/' or ',' stood just before it in the word tesseract
+	// read: it starts another spelling of a caption (Numm/Nom/Surname)
+	// or another caption of a list (Surname,Given names).
+	listed bool
 }
 
 // page is one reading of a whole rectified side: every word tesseract's
@@ -326,10 +330,12 @@ func (p *pool) unmerge(ctx context.Context, g *image.Gray, w *word) ([]word, err
 	return out, nil
 }
 
-// splitWord cuts a word at '/' and ':' into parts whose boxes share the
-// word's width in proportion to their length.
+// splitWord cuts a word at '/', ':' and ',' into parts whose boxes share
+// the word's width in proportion to their length: captions in several
+// languages (Numm/Nom/Surname), a caption run into its value (SEX:M) and
+// a list of captions (Name (Surname,Given names)) are read as one word.
 func splitWord(w word) []word {
-	if !strings.ContainsAny(w.text, "/:") {
+	if !strings.ContainsAny(w.text, "/:,") {
 		return []word{w}
 	}
 	rs := []rune(w.text)
@@ -340,13 +346,15 @@ func splitWord(w word) []word {
 		if end > start {
 			x0 := w.box.Min.X + w.box.Dx()*start/n
 			x1 := w.box.Min.X + w.box.Dx()*end/n
-			out = append(out, word{box: image.Rect(x0, w.box.Min.Y, x1, w.box.Max.Y), text: string(rs[start:end]), conf: w.conf})
+			out = append(out, word{box: image.Rect(x0, w.box.Min.Y, x1, w.box.Max.Y), text: string(rs[start:end]), conf: w.conf,
+				listed: start > 0 && (rs[start-1] == '/' || rs[start-1] == ',')})
 		}
 	}
 	for i, r := range rs {
-		if r == '/' || r == ':' {
-			// The colon stays with its caption ("SEX:"), the slash goes.
-			if r == ':' {
+		if r == '/' || r == ':' || r == ',' && i+1 < n && unicode.IsLetter(rs[i+1]) {
+			// The colon stays with its caption ("SEX:") and the comma
+			// with the surname it ends (LIN,MEI-HUA); the slash goes.
+			if r != '/' {
 				emit(i + 1)
 			} else {
 				emit(i)
