@@ -508,7 +508,18 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 			}
 			continue
 		}
-		if prose(c.text) || ly.captionLike(c.text) || ly.captionSized(c) {
+		// A caption over its value is told by the whole run's size,
+		// before a garbled word boxed with artwork is picked out of it.
+		over := c.how == "region" && ly.overValue(c)
+		if lp := ly.largestPrint(f, c); len(lp.words) < len(c.words) {
+			// The larger print is the value when it is one (RAMADHANI
+			// after its garbled caption), not when it is artwork beside
+			// a value (a signature's strokes after 29.01.2026).
+			if _, _, ok := ly.fits(f, lp); ok {
+				c = lp
+			}
+		}
+		if over || prose(c.text) || ly.captionLike(c.text) || ly.captionSized(c) {
 			continue
 		}
 		sub, v, ok := ly.fits(f, c)
@@ -533,7 +544,7 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 				}
 			}
 		}
-		if ok && sub.conf >= pageTrust && !precise(f) && !partial {
+		if ok && sub.conf >= pageTrust && !precise(f) && !partial && !ly.tightGap(sub) {
 			return fieldRead{raw: fmt.Sprintf("%s|%.0f", sub.text, sub.conf), value: v, valid: true, conf: sub.conf,
 				box: sub.box, label: sub.label, how: sub.how}, nil
 		}

@@ -3,6 +3,7 @@ package ocr
 import (
 	"image"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -131,7 +132,9 @@ func newLayout(pg *page, d *idv.DocumentDefinition, side string) *layout {
 					continue
 				}
 				acc, idx := "", []int{}
-				for j := i; j >= 0 && len(idx) < 8; j = ly.next[j] {
+				// Up to a word per letter: a caption printed letter
+				// spaced is read a letter a word (D A T E O F B I R T H).
+				for j := i; j >= 0 && len(idx) < max(8, len(k)+allow); j = ly.next[j] {
 					acc += keys[j]
 					idx = append(idx, j)
 					if len(acc) > len(k)+allow {
@@ -234,6 +237,108 @@ func (ly *layout) captionSized(c candidate) bool {
 		}
 	}
 	return true
+}
+
+// largestPrint keeps, of a run of words printed at two sizes, the
+// longest stretch of the larger: a value is set in one size, and smaller
+// words run into it are a caption the page reading garbled past matching
+// (PRA LA KATEMIDOL ENAME before RAMADHANI, a value right of its
+// caption). Two sizes differ by half: a word of lower-case letters
+// without ascenders (es of Dar es Salaam) is about 0.7 of a capital's
+// height, within it; captions are printed at 0.4 to 0.65 of their
+// values on the synth corpus and the specimens looked at.
+func (ly *layout) largestPrint(f idv.FieldDef, c candidate) candidate {
+	if len(c.words) < 2 || lineCount(ly, c) > 1 {
+		return c
+	}
+	// Marks more than three times the run's median height are no print
+	// of it (a barcode read as a letter beside a date): never the
+	// larger size.
+	hs := make([]int, 0, len(c.words))
+	for _, w := range c.words {
+		hs = append(hs, ly.pg.words[w].box.Dy())
+	}
+	slices.Sort(hs)
+	med, top := hs[len(hs)/2], 0
+	for _, h := range hs {
+		if h <= 3*med {
+			top = max(top, h)
+		}
+	}
+	best, run := []int(nil), []int(nil)
+	for _, w := range c.words {
+		if h := ly.pg.words[w].box.Dy(); 3*h >= 2*top && h <= 3*med {
+			run = append(run, w)
+			if len(run) > len(best) {
+				best = append([]int(nil), run...)
+			}
+			continue
+		}
+		run = nil
+	}
+	if len(best) == len(c.words) {
+		return c
+	}
+	out := ly.makeCandidate(f, best, c.score)
+	out.score, out.label, out.how = c.score, c.label, c.how
+	return out
+}
+
+// tightGap: two words of the run stand closer than a word space, a
+// third of their height: the sparse page reading cut a word at a wide
+// letter gap (KI HARA, MA KUENI). The run is then read again as one line,
+// where the recogniser sets the spaces from the whole line. A space is
+// 0.4 to 0.7 capital heights in the synth corpus's faces; letters are set
+// 0.05 to 0.3 apart, monospaced and letter-spaced print included.
+func (ly *layout) tightGap(c candidate) bool {
+	for i := 1; i < len(c.words); i++ {
+		a, b := ly.pg.words[c.words[i-1]].box, ly.pg.words[c.words[i]].box
+		if !sameLine(a, b) {
+			continue
+		}
+		if 3*(b.Min.X-a.Max.X) < max(a.Dy(), b.Dy()) {
+			return true
+		}
+	}
+	return false
+}
+
+// overValue: the candidate sits right over a line printed larger, the
+// place of a caption over its value. Found by the region prior, with no
+// caption matched (soft print garbles every caption: JINA LA KWANZA/
+// FIRST NAME read PALA KURATASRST AME over PETRO), the caption is the
+// run of the zone's lines nearest its top. Larger is half as tall
+// again, as largestPrint tells two sizes (two values one over the other
+// differ by a quarter in their boxes' heights) and at most three times
+// as tall (a barcode read as a word is no value line); the line below
+// starts under the candidate (within its height) and within one and a
+// half of its own heights below it. A candidate with digits is a value
+// (a date over a number is not a caption).
+func (ly *layout) overValue(c candidate) bool {
+	if len(c.words) == 0 || strings.ContainsAny(c.text, "0123456789") {
+		return false
+	}
+	// The candidate's size is its words' median height: a garbled word
+	// of a caption can be boxed with the artwork under it.
+	var hs []int
+	for _, w := range c.words {
+		hs = append(hs, ly.pg.words[w].box.Dy())
+	}
+	slices.Sort(hs)
+	h := hs[len(hs)/2]
+	for i, w := range ly.pg.words {
+		b := w.box
+		if slices.Contains(c.words, i) || b.Min.Y < c.box.Max.Y-h/2 || b.Min.Y-c.box.Max.Y > 3*b.Dy()/2 {
+			continue
+		}
+		if b.Max.X < c.box.Min.X-h || b.Min.X > c.box.Max.X {
+			continue
+		}
+		if 2*b.Dy() >= 3*h && b.Dy() <= 3*h && len(docdefs.LabelKey(w.text)) >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // foreign: the page holds text but none of the titles the definition

@@ -58,6 +58,16 @@ func TestLayoutFindsValuesByCaption(t *testing.T) {
 			w("D", 100, 100, 14), w("A", 112, 100, 14), w("T", 124, 100, 14), w("E", 136, 100, 14), w("OF", 160, 100, 14), w("BIRTH", 190, 100, 14),
 			w("10.10.1983", 300, 96, 20), w("SEX", 100, 160, 14), w("F", 160, 158, 18),
 		}, map[string]string{"date_of_birth": "10.10.1983", "sex": "F"}},
+		{"every letter a word", testDef(dobField, sexField), []word{
+			w("D", 100, 100, 14), w("A", 112, 100, 14), w("T", 124, 100, 14), w("E", 136, 100, 14), w("O", 160, 100, 14), w("F", 172, 100, 14),
+			w("B", 196, 100, 14), w("I", 208, 100, 14), w("R", 220, 100, 14), w("T", 232, 100, 14), w("H", 244, 100, 14),
+			w("10.10.1983", 100, 125, 28), w("S", 400, 100, 14), w("E", 412, 100, 14), w("X", 424, 100, 14), w("F", 400, 125, 28),
+		}, map[string]string{"date_of_birth": "10.10.1983", "sex": "F"}},
+		{"a caption in three languages, its value under the first", testDef(nameField), []word{
+			w("1.", 90, 102, 10), {box: image.Rect(100, 100, 150, 114), text: "Numm", conf: 95}, {box: image.Rect(155, 100, 185, 114), text: "Nom", conf: 95, listed: true},
+			{box: image.Rect(190, 100, 260, 114), text: "Surname", conf: 95, listed: true},
+			w("OLE", 101, 122, 24), w("BIRTHDAY", 180, 160, 14),
+		}, map[string]string{"surname": "OLE"}},
 		{"OCR confusions in a caption", testDef(dobField), []word{
 			w("DATE", 100, 100, 14), w("0F", 150, 100, 14), w("B1RTH", 180, 100, 14), w("01.02.2003", 100, 125, 28),
 		}, map[string]string{"date_of_birth": "01.02.2003"}},
@@ -145,5 +155,62 @@ func TestInfixDistance(t *testing.T) {
 	}
 	if got := levenshtein("KITTEN", "SITTING"); got != 3 {
 		t.Errorf("levenshtein = %d, want 3", got)
+	}
+}
+
+// With no caption matched, a run right over a larger line is that line's
+// caption (a garbled JINA LA KWANZA over PETRO), not a value; a run with
+// digits, or over print of its own size, is not.
+func TestOverValue(t *testing.T) {
+	pg := &page{w: 1000, h: 640, words: []word{
+		w("PALA", 100, 100, 12), w("KURATA", 140, 100, 12), w("PETRO", 100, 118, 24),
+		w("KAMAU", 500, 100, 24), w("OTIENO", 500, 128, 24),
+		w("12.03.1990", 100, 300, 14), w("12345678", 100, 318, 24),
+		w("PARISH", 600, 100, 24), {box: image.Rect(580, 300, 900, 600), text: "moe", conf: 50},
+	}}
+	ly := newLayout(pg, testDef(nameField), "front")
+	for _, tc := range []struct {
+		words []int
+		want  bool
+	}{
+		{[]int{0, 1}, true},
+		{[]int{2}, false},
+		{[]int{3}, false},
+		{[]int{5}, false},
+		{[]int{7}, false}, // over a barcode read as a word
+	} {
+		c := ly.makeCandidate(nameField, tc.words, 0)
+		if got := ly.overValue(c); got != tc.want {
+			t.Errorf("overValue(%q) = %v, want %v", c.text, got, tc.want)
+		}
+	}
+}
+
+// A run cut at a wide letter gap is read again as a line; words a space
+// apart are not. A run of two sizes keeps the larger.
+func TestTightGapAndLargestPrint(t *testing.T) {
+	pg := &page{w: 1000, h: 640, words: []word{
+		{box: image.Rect(100, 100, 130, 130), text: "KI", conf: 95}, {box: image.Rect(136, 100, 200, 130), text: "HARA", conf: 95},
+		{box: image.Rect(100, 200, 170, 230), text: "KOFI", conf: 95}, {box: image.Rect(185, 200, 270, 230), text: "JOHAN", conf: 95},
+		{box: image.Rect(100, 300, 130, 312), text: "PRA", conf: 90}, {box: image.Rect(135, 300, 180, 312), text: "ENAME", conf: 90},
+		{box: image.Rect(200, 292, 330, 322), text: "RAMADHANI", conf: 95},
+		{box: image.Rect(100, 400, 130, 424), text: "08", conf: 99}, {box: image.Rect(140, 400, 190, 424), text: "APR", conf: 99},
+		{box: image.Rect(200, 400, 260, 424), text: "2025", conf: 99}, {box: image.Rect(300, 300, 600, 600), text: "i", conf: 60},
+	}}
+	ly := newLayout(pg, testDef(nameField), "front")
+	if !ly.tightGap(ly.makeCandidate(nameField, []int{0, 1}, 0)) {
+		t.Error("KI HARA, 6 px apart at 30 px, is not a tight gap")
+	}
+	if ly.tightGap(ly.makeCandidate(nameField, []int{2, 3}, 0)) {
+		t.Error("KOFI JOHAN, 15 px apart at 30 px, is a tight gap")
+	}
+	if got := ly.largestPrint(nameField, ly.makeCandidate(nameField, []int{4, 5, 6}, 0)).text; got != "RAMADHANI" {
+		t.Errorf("largestPrint = %q, want RAMADHANI", got)
+	}
+	if got := ly.largestPrint(dobField, ly.makeCandidate(dobField, []int{7, 8, 9, 10}, 0)).text; got != "08 APR 2025" {
+		t.Errorf("largestPrint = %q, want 08 APR 2025 (a barcode read as i is no print)", got)
+	}
+	if got := ly.largestPrint(nameField, ly.makeCandidate(nameField, []int{2, 3}, 0)).text; got != "KOFI JOHAN" {
+		t.Errorf("largestPrint = %q, want KOFI JOHAN", got)
 	}
 }
