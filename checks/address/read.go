@@ -103,9 +103,12 @@ func Read(ctx context.Context, data []byte, lim Limits) (*Page, error) {
 func readImage(ctx context.Context, g *image.Gray, q vision.Quad, a4 bool) ([]Line, error) {
 	long, th := pageSide, 0.0
 	var bands [][2]int
+	var edge margins
 	w, h := pageSize(q, probeSide, a4)
 	if probe, ok := warpGray(g, q, w, h); ok {
 		ink := inkMask(probe)
+		edge = edgeSlivers(w, h, ink)
+		clearMask(w, h, ink, edge)
 		if th = heightOf(w, h, ink); th > 0 {
 			long = min(maxSide, max(minSide, int(probeSide*textTarget/th+0.5)))
 			bands = textBands(w, h, ink, th)
@@ -116,6 +119,17 @@ func readImage(ctx context.Context, g *image.Gray, q vision.Quad, a4 bool) ([]Li
 	if !ok {
 		return nil, ErrNoText
 	}
+	// The edge's slivers, found on the probe, at the page's size: a probe
+	// pixel covers up to ceil(f) page pixels, and one more is taken for
+	// the sampling's blur.
+	fx, fy := float64(pw)/float64(w), float64(ph)/float64(h)
+	grow := func(n int, f float64) int {
+		if n == 0 {
+			return 0
+		}
+		return int(math.Ceil(float64(n)*f)) + 1
+	}
+	paintMargins(page, margins{left: grow(edge.left, fx), right: grow(edge.right, fx), top: grow(edge.top, fy), bottom: grow(edge.bottom, fy)})
 	if bands == nil {
 		return ocrLines(ctx, page, nil)
 	}
