@@ -70,6 +70,19 @@ func classify(text string) (string, []string) {
 	return best, bestWords
 }
 
+// refusedEvidence reports whether text has any word of a refused kind.
+func refusedEvidence(text string) bool {
+	up := " " + strings.ToUpper(text) + " "
+	for _, kind := range []string{KindMobile, KindReceipt} {
+		for w := range kindWords[kind] {
+			if containsWord(up, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // containsWord finds w in up with no letter on either side.
 func containsWord(up, w string) bool {
 	for i := 0; ; {

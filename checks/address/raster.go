@@ -70,11 +70,31 @@ func pageSize(q vision.Quad, long int, a4 bool) (w, h int) {
 }
 
 // warpGray renders the quad q of src onto a w x h grey image by bilinear
-// sampling. Where the outline is larger than the output the part of src
-// under q is first reduced to about the output's scale (by a whole factor
-// with box means, then by area averaging), so that the sampling neither
-// aliases fine print nor reads more source pixels than it needs.
+// sampling (see newWarp).
 func warpGray(src *image.Gray, q vision.Quad, w, h int) (*image.Gray, bool) {
+	wp, ok := newWarp(src, q, w, h)
+	if !ok {
+		return nil, false
+	}
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	wp.rows(out, 0, 0, h)
+	return out, true
+}
+
+// warp renders the quad of a grey image onto a w x h page, rows at a time,
+// so that only the rows that are read are rendered.
+type warp struct {
+	n    *image.Gray // the source under the quad, reduced
+	hm   geom.Homography
+	w, h int
+}
+
+// newWarp prepares the rendering of the quad q of src at w x h. Where the
+// outline is larger than the output the part of src under q is first
+// reduced to about the output's scale (by a whole factor with box means,
+// then by area averaging), so that the sampling neither aliases fine print
+// nor reads more source pixels than it needs.
+func newWarp(src *image.Gray, q vision.Quad, w, h int) (*warp, bool) {
 	minX, minY, maxX, maxY := q[0].X, q[0].Y, q[0].X, q[0].Y
 	for _, p := range q[1:] {
 		minX, minY = math.Min(minX, p.X), math.Min(minY, p.Y)
@@ -106,21 +126,32 @@ func warpGray(src *image.Gray, q vision.Quad, w, h int) (*image.Gray, bool) {
 		sq[i] = [2]float64{(p.X - float64(b.Min.X)) / float64(k) * fx, (p.Y - float64(b.Min.Y)) / float64(k) * fy}
 	}
 	hm, ok := geom.HomographyFrom([4][2]float64{{0, 0}, {float64(w), 0}, {float64(w), float64(h)}, {0, float64(h)}}, sq)
-	if !ok {
+	if !ok || n.Rect.Dx() < 1 || n.Rect.Dy() < 1 {
 		return nil, false
 	}
+	return &warp{n: n, hm: hm, w: w, h: h}, true
+}
+
+// rows renders page rows [y0, y1) into out from its row at.
+func (wp *warp) rows(out *image.Gray, at, y0, y1 int) {
+	n, hm, w := wp.n, wp.hm, wp.w
 	sw, sh := n.Rect.Dx(), n.Rect.Dy()
-	if sw < 1 || sh < 1 {
-		return nil, false
-	}
 	pix, stride, off := n.Pix, n.Stride, n.PixOffset(n.Rect.Min.X, n.Rect.Min.Y)
-	out := image.NewGray(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		o := out.Pix[y*out.Stride : y*out.Stride+w]
+	for y := y0; y < y1; y++ {
+		o := out.Pix[(at+y-y0)*out.Stride : (at+y-y0)*out.Stride+w]
+		// The homography's numerators and denominator are linear in x:
+		// stepped along the row, one division per pixel is left.
+		fy := float64(y) + 0.5
+		u := hm[0]*0.5 + hm[1]*fy + hm[2]
+		v := hm[3]*0.5 + hm[4]*fy + hm[5]
+		d := hm[6]*0.5 + hm[7]*fy + hm[8]
 		for x := range o {
-			sx, sy := hm.Apply(float64(x)+0.5, float64(y)+0.5)
-			sx -= 0.5
-			sy -= 0.5
+			dd := d
+			if dd == 0 {
+				dd = 1e-12
+			}
+			sx, sy := u/dd-0.5, v/dd-0.5
+			u, v, d = u+hm[0], v+hm[3], d+hm[6]
 			x0, y0 := int(math.Floor(sx)), int(math.Floor(sy))
 			ax, ay := float32(sx-float64(x0)), float32(sy-float64(y0))
 			x1, y1 := x0+1, y0+1
@@ -134,7 +165,6 @@ func warpGray(src *image.Gray, q vision.Quad, w, h int) (*image.Gray, bool) {
 			o[x] = uint8(top + ay*(bot-top) + 0.5)
 		}
 	}
-	return out, true
 }
 
 func clampIdx(v, n int) int {
@@ -438,11 +468,20 @@ type stacked struct {
 }
 
 // stack copies the bands of g (rows of g) into one image, gap rows apart.
-// A gap has the grey of the paper above it (the median of the band's last
-// row, padding): white gaps between bands of darker paper would be steps
-// that tesseract's thresholding could take for print.
 func stack(g *image.Gray, bands [][2]int, gap int) *stacked {
-	w := g.Rect.Dx()
+	return stackRows(g.Rect.Dx(), bands, gap, func(out *image.Gray, at, y0, y1 int) {
+		for r := y0; r < y1; r++ {
+			copy(out.Pix[(at+r-y0)*out.Stride:(at+r-y0)*out.Stride+g.Rect.Dx()], g.Pix[g.PixOffset(g.Rect.Min.X, g.Rect.Min.Y+r):])
+		}
+	})
+}
+
+// stackRows renders the bands of a page w pixels wide (rows of it, drawn
+// by rows into out from its row at) into one image, gap rows apart. A gap
+// has the grey of the paper above it (the median of the band's last row,
+// padding): white gaps between bands of darker paper would be steps that
+// tesseract's thresholding could take for print.
+func stackRows(w int, bands [][2]int, gap int, rows func(out *image.Gray, at, y0, y1 int)) *stacked {
 	total := 0
 	for i, b := range bands {
 		total += b[1] - b[0]
@@ -455,10 +494,8 @@ func stack(g *image.Gray, bands [][2]int, gap int) *stacked {
 	y := 0
 	for i, b := range bands {
 		st.from, st.at = append(st.from, b[0]), append(st.at, y)
-		for r := b[0]; r < b[1]; r++ {
-			copy(out.Pix[y*out.Stride:y*out.Stride+w], g.Pix[g.PixOffset(g.Rect.Min.X, g.Rect.Min.Y+r):])
-			y++
-		}
+		rows(out, y, b[0], b[1])
+		y += b[1] - b[0]
 		if i == len(bands)-1 {
 			break
 		}

@@ -290,7 +290,7 @@ func TestReadPageWithEdge(t *testing.T) {
 			framed.SetGray(x, y, color.Gray{v})
 		}
 	}
-	lines, err := readImage(context.Background(), framed, quadOf(framed.Rect), false)
+	lines, err := readImage(context.Background(), framed, quadOf(framed.Rect), false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,6 +307,42 @@ func TestReadPageWithEdge(t *testing.T) {
 		}
 		if strings.Contains(l.Text, "|") {
 			t.Errorf("the edge read as print: %q %v", l.Text, l.Box)
+		}
+	}
+}
+
+// A page is read in two parts from the top: the bands of print starting
+// in its top headShare, then the others; rows rendered piecemeal are the
+// rows of the whole warp.
+func TestPreparePageParts(t *testing.T) {
+	now := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
+	c := bills.Generate("classic", 1, 3, now)[0]
+	page, err := c.Page()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := luminance(page)
+	q := quadOf(g.Rect)
+	parts := preparePage(g, q, false)
+	if len(parts) != 2 {
+		t.Fatalf("%d parts, want 2 (head and rest)", len(parts))
+	}
+	first := func(p part) int { return p.place(image.Rect(0, 0, 1, 1)).Min.Y }
+	last := func(p part) int { return p.place(image.Rect(0, p.img.Rect.Dy()-1, 1, p.img.Rect.Dy())).Min.Y }
+	ph := float64(g.Rect.Dy()) // read below 1:1, so page rows are at most this many
+	if first(parts[0]) > last(parts[0]) || last(parts[0]) >= first(parts[1]) || float64(first(parts[1])) < 0 || float64(last(parts[1])) > ph {
+		t.Errorf("parts out of order: head rows %d..%d, rest from %d", first(parts[0]), last(parts[0]), first(parts[1]))
+	}
+	w, h := 300, 420
+	whole, _ := warpGray(g, q, w, h)
+	wp, _ := newWarp(g, q, w, h)
+	piece := image.NewGray(image.Rect(0, 0, w, 50))
+	wp.rows(piece, 10, 200, 240)
+	for y := 200; y < 240; y++ {
+		for x := 0; x < w; x++ {
+			if piece.GrayAt(x, y-190).Y != whole.GrayAt(x, y).Y {
+				t.Fatalf("row %d column %d rendered alone differs from the whole warp", y, x)
+			}
 		}
 	}
 }

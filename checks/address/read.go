@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -78,8 +79,15 @@ const (
 // Read reads a proof-of-address document: a PDF (its text layer, or its
 // first page rasterised when it has none) or a photo or scan of a page.
 func Read(ctx context.Context, data []byte, lim Limits) (*Page, error) {
+	return ReadUntil(ctx, data, lim, nil)
+}
+
+// ReadUntil is Read that stops reading an image once enough (when not nil)
+// says the lines read so far are enough to judge the document; the page is
+// read from the top, in parts (a text layer is read whole).
+func ReadUntil(ctx context.Context, data []byte, lim Limits, enough func([]Line) bool) (*Page, error) {
 	if bytes.HasPrefix(data, []byte("%PDF-")) {
-		return readPDF(ctx, data, lim)
+		return readPDF(ctx, data, lim, enough)
 	}
 	img, err := vision.Decode(data)
 	if err != nil {
@@ -90,7 +98,7 @@ func Read(ctx context.Context, data []byte, lim Limits) (*Page, error) {
 	if !found {
 		src, q = "scan", quadOf(img.Bounds())
 	}
-	lines, err := readImage(ctx, luminance(img), q, found)
+	lines, err := readImage(ctx, luminance(img), q, found, enough)
 	if err != nil {
 		return nil, err
 	}
@@ -99,8 +107,54 @@ func Read(ctx context.Context, data []byte, lim Limits) (*Page, error) {
 
 // readImage warps the quad q of a grey image upright at the size its print
 // needs and reads it. a4 says q is a page outline found in a photo (warped
-// to A4's shape) rather than the image's own bounds.
-func readImage(ctx context.Context, g *image.Gray, q vision.Quad, a4 bool) ([]Line, error) {
+// to A4's shape) rather than the image's own bounds. The page is read in
+// parts from the top (see preparePage); when enough is not nil and says
+// the lines read so far are enough to judge the document, the rest is not
+// read.
+func readImage(ctx context.Context, g *image.Gray, q vision.Quad, a4 bool, enough func([]Line) bool) ([]Line, error) {
+	parts := preparePage(g, q, a4)
+	if len(parts) == 0 {
+		return nil, ErrNoText
+	}
+	var words []word
+	for i, p := range parts {
+		ws, err := ocrWords(ctx, p.img, p.place)
+		if err != nil {
+			return nil, err
+		}
+		words = append(words, ws...)
+		if i < len(parts)-1 && enough != nil && len(words) > 0 && enough(linesOf(slices.Clone(words))) {
+			break
+		}
+	}
+	if len(words) == 0 {
+		return nil, ErrNoText
+	}
+	return linesOf(words), nil
+}
+
+// part is an image tesseract reads and where (when place is not nil) a box
+// on it lies on the page.
+type part struct {
+	img   *image.Gray
+	place func(image.Rectangle) image.Rectangle
+}
+
+// headShare is how far down the page the first part read reaches: the
+// bands of print that start in the top 30 %. A bill's or statement's
+// addressee block sits where a window envelope shows it, 45 to 90 mm down
+// an A4 page (15 to 30 %), with the issuer, the title and the dates above
+// or beside it; tables of charges or transactions, notices and footers
+// follow. Not fitted to the synthetic bills: a document whose name, date
+// or address is further down is read whole, only slower.
+const headShare = 0.30
+
+// preparePage is what readImage gives tesseract, in reading order: the
+// page warped at the size its print needs, its blank stretches left out
+// (bands of print stacked), split into the bands that start in the top
+// headShare of the page and the others. A page whose print could not be
+// measured, or that is printed all over, is one part, read whole.
+func preparePage(g *image.Gray, q vision.Quad, a4 bool) []part {
 	long, th := pageSide, 0.0
 	var bands [][2]int
 	var edge margins
@@ -115,9 +169,9 @@ func readImage(ctx context.Context, g *image.Gray, q vision.Quad, a4 bool) ([]Li
 		}
 	}
 	pw, ph := pageSize(q, long, a4)
-	page, ok := warpGray(g, q, pw, ph)
+	wp, ok := newWarp(g, q, pw, ph)
 	if !ok {
-		return nil, ErrNoText
+		return nil
 	}
 	// The edge's slivers, found on the probe, at the page's size: a probe
 	// pixel covers up to ceil(f) page pixels, and one more is taken for
@@ -129,19 +183,39 @@ func readImage(ctx context.Context, g *image.Gray, q vision.Quad, a4 bool) ([]Li
 		}
 		return int(math.Ceil(float64(n)*f)) + 1
 	}
-	paintMargins(page, margins{left: grow(edge.left, fx), right: grow(edge.right, fx), top: grow(edge.top, fy), bottom: grow(edge.bottom, fy)})
+	edge = margins{left: grow(edge.left, fx), right: grow(edge.right, fx), top: grow(edge.top, fy), bottom: grow(edge.bottom, fy)}
 	if bands == nil {
-		return ocrLines(ctx, page, nil)
+		page := image.NewGray(image.Rect(0, 0, pw, ph))
+		wp.rows(page, 0, 0, ph)
+		paintMargins(page, edge)
+		return []part{{img: page}}
 	}
-	// The bands, found on the probe, at the page's size; the gap between
-	// them is three print heights, more than the two and a half within
-	// which one line is taken to be under another (below).
-	f := float64(ph) / float64(h)
-	for i := range bands {
-		bands[i] = [2]int{int(float64(bands[i][0]) * f), min(ph, int(math.Ceil(float64(bands[i][1])*f)))}
+	// The bands, found on the probe, at the page's size, within the edge's
+	// slivers; only their rows are rendered. The gap between them is three
+	// print heights, more than the two and a half within which one line is
+	// taken to be under another (below).
+	head := 0
+	var kept [][2]int
+	for _, b := range bands {
+		y0, y1 := max(edge.top, int(float64(b[0])*fy)), min(ph-edge.bottom, int(math.Ceil(float64(b[1])*fy)))
+		if y1 <= y0 {
+			continue
+		}
+		kept = append(kept, [2]int{y0, y1})
+		if float64(b[0]) < headShare*float64(h) {
+			head = len(kept)
+		}
 	}
-	st := stack(page, bands, int(3*th*f+0.5))
-	return ocrLines(ctx, st.img, st.toPage)
+	gap := int(3*th*fy + 0.5)
+	var parts []part
+	for _, bs := range [][][2]int{kept[:head], kept[head:]} {
+		if len(bs) > 0 {
+			st := stackRows(pw, bs, gap, wp.rows)
+			paintMargins(st.img, margins{left: edge.left, right: edge.right})
+			parts = append(parts, part{st.img, st.toPage})
+		}
+	}
+	return parts
 }
 
 // clients keeps initialised tesseract clients between documents: loading
@@ -203,9 +277,9 @@ func release(c *gosseract.Client) {
 // cost more for the same fields on the tuning bills.
 const pageMode = gosseract.PSM_SINGLE_BLOCK
 
-// ocrLines reads a page once and keeps every word with its box, moved by
-// place (when not nil) to where it is on the page.
-func ocrLines(ctx context.Context, img *image.Gray, place func(image.Rectangle) image.Rectangle) ([]Line, error) {
+// ocrWords reads an image once and keeps every word with its box, moved
+// by place (when not nil) to where it is on the page.
+func ocrWords(ctx context.Context, img *image.Gray, place func(image.Rectangle) image.Rectangle) ([]word, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -242,10 +316,7 @@ func ocrLines(ctx context.Context, img *image.Gray, place func(image.Rectangle) 
 		}
 		words = append(words, word{text: t, box: box})
 	}
-	if len(words) == 0 {
-		return nil, ErrNoText
-	}
-	return linesOf(words), nil
+	return words, nil
 }
 
 func hasAlnum(s string) bool {
@@ -266,7 +337,7 @@ var (
 // read the PDFs real issuers produce, including damaged ones, and run as
 // separate processes bounded in time and memory, so a hostile file cannot
 // take the server down with it.
-func readPDF(ctx context.Context, data []byte, lim Limits) (*Page, error) {
+func readPDF(ctx context.Context, data []byte, lim Limits, enough func([]Line) bool) (*Page, error) {
 	if len(data) > lim.PDFBytes {
 		return nil, fmt.Errorf("%w: %d bytes, at most %d", ErrPDFTooLarge, len(data), lim.PDFBytes)
 	}
@@ -320,7 +391,7 @@ func readPDF(ctx context.Context, data []byte, lim Limits) (*Page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrPDFMalformed, err)
 	}
-	lines, err := readImage(ctx, luminance(img), quadOf(img.Bounds()), false)
+	lines, err := readImage(ctx, luminance(img), quadOf(img.Bounds()), false, enough)
 	if err != nil {
 		return nil, err
 	}

@@ -149,3 +149,39 @@ func FuzzJudge(f *testing.F) {
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// The top of a page is enough to judge on only when nothing further down
+// could change the outcome.
+func TestEnoughToJudge(t *testing.T) {
+	names := []string{"JOHN KAMAU MWANGI"}
+	head := []string{"KENYA POWER AND LIGHTING COMPANY PLC", "ELECTRICITY BILL", "Bill date: 01/10/2026"}
+	block := []string{"MR JOHN KAMAU MWANGI", "House No. 4, Ngong Road", "Nairobi 00100"}
+	cat := func(parts ...[]string) []string {
+		var out []string
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		names []string
+		want  bool
+	}{
+		{"kind, holder, address and a labelled date", cat(head, block), names, true},
+		{"another person's name", cat(head, []string{"MS JANE WANJIRU OTIENO"}, block[1:]), names, false},
+		{"the ID's name unknown", cat(head, block), nil, false},
+		{"no address under the name", cat(head, block[:1]), names, false},
+		{"an unlabelled date only", cat(head[:2], []string{"01/10/2026"}, block), names, false},
+		{"no date yet", cat(head[:2], block), names, false},
+		{"a refused kind's word", cat(head, block, []string{"Airtime purchases 500.00"}), names, false},
+		{"no kind yet", cat([]string{"Bill date: 01/10/2026"}, block), names, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := enoughToJudge(tc.names)(column(tc.lines...)); got != tc.want {
+				t.Errorf("enough = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
