@@ -164,7 +164,7 @@ func holder(lines []Line, holderNames []string) (name string, addr []string) {
 				first, at := valueOf(i, v)
 				if at >= 0 {
 					addrAt = at
-					addr = append([]string{strings.TrimSpace(first)}, block(lines, at)...)
+					addr = append([]string{splitGlued(strings.TrimSpace(first))}, block(lines, at)...)
 				}
 			}
 		}
@@ -209,9 +209,35 @@ func block(lines []Line, i int) []string {
 		}
 		// A full stop or comma ending a line is noise OCR reads off the
 		// paper more often than print.
-		out = append(out, strings.TrimRight(l, ".,"))
+		out = append(out, splitGlued(strings.TrimRight(l, ".,")))
 	}
 	return out
+}
+
+// gluedTypes are the words naming a kind of street or estate that OCR
+// runs into the name before them when the space between is narrow
+// (KENYATTAAVENUE: the last A of the name and the A of AVENUE lean
+// together). Shorter ones (WAY, ST, RD, PARK) end too many ordinary words
+// to be split off.
+var gluedTypes = []string{"AVENUE", "ROAD", "STREET", "DRIVE", "LANE", "CLOSE", "CRESCENT", "HIGHWAY", "BOULEVARD",
+	"ESTATE", "GARDENS", "HEIGHTS"}
+
+var letterRun = regexp.MustCompile(`\pL{7,}`)
+
+// splitGlued puts the space back between a name and the type of street
+// or estate that follows it when OCR lost it: a word of letters that ends
+// in one of gluedTypes after at least three letters of its own.
+func splitGlued(line string) string {
+	return letterRun.ReplaceAllStringFunc(line, func(w string) string {
+		up := strings.ToUpper(w)
+		for _, t := range gluedTypes {
+			if len(up) >= len(t)+3 && strings.HasSuffix(up, t) {
+				cut := len(w) - len(t)
+				return w[:cut] + " " + w[cut:]
+			}
+		}
+		return w
+	})
 }
 
 var nameTitle = regexp.MustCompile(`(?i)^(MR|MRS|MS|MISS|DR|PROF|ENG|REV)\.?\s`)
