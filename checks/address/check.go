@@ -255,10 +255,12 @@ func (k *Check) judge(c *idv.Case, page *Page, p Params, now time.Time, sec *Sec
 
 // enoughToJudge says whether the lines read from the top of a page settle
 // what the rest of it could change: an accepted kind with no word of a
-// refused one, the ID holder's own name with an address block under it,
-// and a date labelled as the document's. Anything less (a refused or
-// unknown kind, another person's name, an unlabelled date) has the whole
-// page read, so that evidence further down counts as before.
+// refused one, a labelled holder's name (the first label counts, whatever
+// follows) or else an addressee block in the ID holder's own name, with
+// an address under it, and a date labelled as the document's. Anything
+// less (a refused or unknown kind, an unlabelled name that is not the
+// holder's, an unlabelled date) has the whole page read, so that evidence
+// further down counts as before.
 func enoughToJudge(names []string) func([]Line) bool {
 	return func(lines []Line) bool {
 		texts := make([]string, len(lines))
@@ -269,8 +271,8 @@ func enoughToJudge(names []string) func([]Line) bool {
 		if kind, _ := classify(text); !Accepted(kind) || refusedEvidence(text) {
 			return false
 		}
-		name, addr := holder(lines, names)
-		if name == "" || len(addr) == 0 || len(names) == 0 || !MatchName(name, names).Match {
+		name, addr, labelled := holderOf(lines, names)
+		if name == "" || len(addr) == 0 || len(names) == 0 || !labelled && !MatchName(name, names).Match {
 			return false
 		}
 		_, src, ok := issueDate(lines)

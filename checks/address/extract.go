@@ -138,6 +138,14 @@ func looksLabel(line string) bool {
 // is the one that best matches the ID holder or, failing that, a
 // name-like line with an address-like one under it.
 func holder(lines []Line, holderNames []string) (name string, addr []string) {
+	name, addr, _ = holderOf(lines, holderNames)
+	return name, addr
+}
+
+// holderOf is holder that also says whether the name was found by a label
+// (the first labelled name is taken, so lines further down cannot change
+// it) rather than as the best addressee block.
+func holderOf(lines []Line, holderNames []string) (name string, addr []string, labelled bool) {
 	nameAt, addrAt := -1, -1
 	valueOf := func(i int, v string) (string, int) {
 		if v != "" {
@@ -156,6 +164,7 @@ func holder(lines []Line, holderNames []string) (name string, addr []string) {
 			if v, ok := labelValue(l.Text, nameLabels); ok {
 				name, nameAt = valueOf(i, v)
 				name = strings.TrimSpace(name)
+				labelled = nameAt >= 0
 				continue
 			}
 		}
@@ -193,7 +202,7 @@ func holder(lines []Line, holderNames []string) (name string, addr []string) {
 	if addrAt < 0 && nameAt >= 0 {
 		addr = block(lines, nameAt)
 	}
-	return name, addr
+	return name, addr, labelled
 }
 
 // block is the run of address lines under line i (at most six).

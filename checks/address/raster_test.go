@@ -346,3 +346,26 @@ func TestPreparePageParts(t *testing.T) {
 		}
 	}
 }
+
+func TestHeadBands(t *testing.T) {
+	// Print 10 px high, bands padded by 10: a raw gap of g rows between
+	// two bands' print leaves g-20 rows between the padded bands.
+	for _, tc := range []struct {
+		name  string
+		bands [][2]int
+		cut   float64
+		want  int
+	}{
+		{"all above the cut", [][2]int{{0, 50}, {100, 150}}, 300, 2},
+		{"one above, one far below", [][2]int{{0, 50}, {400, 450}}, 300, 1},
+		{"a band just under the head's last, still one block", [][2]int{{0, 50}, {280, 330}, {345, 400}, {600, 650}}, 300, 3},
+		{"a gap of four print heights parts them", [][2]int{{0, 50}, {280, 330}, {350, 400}}, 300, 2},
+		{"nothing above the cut", [][2]int{{400, 450}}, 300, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := headBands(tc.bands, 10, tc.cut); got != tc.want {
+				t.Errorf("headBands = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}

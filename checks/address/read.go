@@ -149,6 +149,25 @@ type part struct {
 // or address is further down is read whole, only slower.
 const headShare = 0.30
 
+// headBands is how many of the bands (padded by a print height th, as
+// textBands makes them) are read first: those that start above the row
+// cut, and after them any that start within four print heights of the last
+// one's print. A line up to two and a half line heights under another
+// counts as under it (below), and a line with descenders is about 1.3
+// print heights, so an address block is never cut in two between the
+// parts.
+func headBands(bands [][2]int, th, cut float64) int {
+	pad := math.Ceil(th)
+	n := 0
+	for n < len(bands) && float64(bands[n][0]) < cut {
+		n++
+	}
+	for n > 0 && n < len(bands) && float64(bands[n][0]-bands[n-1][1])+2*pad < 4*th {
+		n++
+	}
+	return n
+}
+
 // preparePage is what readImage gives tesseract, in reading order: the
 // page warped at the size its print needs, its blank stretches left out
 // (bands of print stacked), split into the bands that start in the top
@@ -194,15 +213,16 @@ func preparePage(g *image.Gray, q vision.Quad, a4 bool) []part {
 	// slivers; only their rows are rendered. The gap between them is three
 	// print heights, more than the two and a half within which one line is
 	// taken to be under another (below).
+	n := headBands(bands, th, headShare*float64(h))
 	head := 0
 	var kept [][2]int
-	for _, b := range bands {
+	for i, b := range bands {
 		y0, y1 := max(edge.top, int(float64(b[0])*fy)), min(ph-edge.bottom, int(math.Ceil(float64(b[1])*fy)))
 		if y1 <= y0 {
 			continue
 		}
 		kept = append(kept, [2]int{y0, y1})
-		if float64(b[0]) < headShare*float64(h) {
+		if i < n {
 			head = len(kept)
 		}
 	}

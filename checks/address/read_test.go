@@ -171,6 +171,9 @@ func TestEnoughToJudge(t *testing.T) {
 	}{
 		{"kind, holder, address and a labelled date", cat(head, block), names, true},
 		{"another person's name", cat(head, []string{"MS JANE WANJIRU OTIENO"}, block[1:]), names, false},
+		// A labelled name is the one taken, whoever's it is.
+		{"another person's labelled name", cat(head, []string{"Customer name: MS JANE WANJIRU OTIENO", "Address: House No. 4, Ngong Road"}), names, true},
+		{"a label with its value not yet read", cat(head, []string{"Customer name:"}), names, false},
 		{"the ID's name unknown", cat(head, block), nil, false},
 		{"no address under the name", cat(head, block[:1]), names, false},
 		{"an unlabelled date only", cat(head[:2], []string{"01/10/2026"}, block), names, false},
