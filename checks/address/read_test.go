@@ -2,6 +2,7 @@ package address
 
 import (
 	"bytes"
+	"compress/zlib"
 	"context"
 	"encoding/json"
 	"errors"
@@ -186,5 +187,40 @@ func TestEnoughToJudge(t *testing.T) {
 				t.Errorf("enough = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestReadPDFBomb: a PDF of 1 MB whose page content inflates to 512 MiB is
+// read by the tools under their limits and refused in bounded time, not
+// expanded in the server.
+func TestReadPDFBomb(t *testing.T) {
+	if testing.Short() {
+		t.Skip("inflates 512 MiB in a child process")
+	}
+	var z bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&z, zlib.BestSpeed)
+	chunk := bytes.Repeat([]byte{' '}, 1<<20)
+	for i := 0; i < 512; i++ {
+		zw.Write(chunk)
+	}
+	zw.Close()
+	pdf := bills.PDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", z.Len(), z.Bytes()),
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 3 0 R >>",
+	}, "")
+	lim := DefaultLimits
+	lim.ToolTime = 5 * time.Second
+	start := time.Now()
+	p, err := Read(context.Background(), pdf, lim)
+	took := time.Since(start)
+	if err == nil {
+		t.Fatalf("a page of nothing but blanks was read: %+v", p)
+	}
+	t.Logf("%d bytes: %v in %v", len(pdf), err, took)
+	// Three tools at most, each stopped at ToolTime.
+	if took > 3*lim.ToolTime+5*time.Second {
+		t.Errorf("took %v, want within the tools' limits", took)
 	}
 }
