@@ -163,7 +163,7 @@ func holderOf(lines []Line, holderNames []string) (name string, addr []string, l
 		if nameAt < 0 {
 			if v, ok := labelValue(l.Text, nameLabels); ok {
 				name, nameAt = valueOf(i, v)
-				name = strings.TrimSpace(name)
+				name = trimName(name)
 				labelled = nameAt >= 0
 				continue
 			}
@@ -196,7 +196,7 @@ func holderOf(lines []Line, holderNames []string) (name string, addr []string, l
 			}
 		}
 		if best >= 0 && bestScore >= 0.5 {
-			name, nameAt = strings.TrimSpace(lines[best].Text), best
+			name, nameAt = trimName(lines[best].Text), best
 		}
 	}
 	if addrAt < 0 && nameAt >= 0 {
@@ -247,6 +247,17 @@ func splitGlued(line string) string {
 		}
 		return w
 	})
+}
+
+// trimName drops the stop or comma OCR reads off the paper after a name
+// (as after an address line), but keeps the stop of an initial
+// ("AMINA M.").
+func trimName(s string) string {
+	s = strings.TrimSpace(s)
+	if w := strings.Fields(s); len(w) > 0 && len(strings.TrimRight(w[len(w)-1], ".,")) > 1 {
+		s = strings.TrimRight(s, ".,")
+	}
+	return s
 }
 
 var nameTitle = regexp.MustCompile(`(?i)^(MR|MRS|MS|MISS|DR|PROF|ENG|REV)\.?\s`)
