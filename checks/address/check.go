@@ -181,6 +181,9 @@ func (k *Check) judge(c *idv.Case, page *Page, p Params, now time.Time, sec *Sec
 	sec.Source = page.Source
 	texts := page.Texts()
 	sec.DocumentKind, sec.KindEvidence = classify(strings.Join(texts, "\n"))
+	if len(page.Screen) > 0 {
+		sec.DocumentKind, sec.KindEvidence = KindScreenshot, page.Screen
+	}
 	if sec.KindEvidence == nil {
 		sec.KindEvidence = []string{}
 	}

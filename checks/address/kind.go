@@ -13,6 +13,7 @@ const (
 	KindBank        = "bank_statement"
 	KindMobile      = "mobile_phone_statement"
 	KindReceipt     = "receipt"
+	KindScreenshot  = "app_screenshot"
 	KindUnknown     = "unknown"
 )
 

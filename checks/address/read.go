@@ -95,14 +95,59 @@ func ReadUntil(ctx context.Context, data []byte, lim Limits, enough func([]Line)
 	}
 	src := "photo"
 	q, found := vision.FindPage(img)
+	var screen []string
 	if !found {
 		src, q = "scan", quadOf(img.Bounds())
+		screen = screenEvidence(luminance(img))
 	}
 	lines, err := readImage(ctx, luminance(img), q, found, enough)
 	if err != nil {
 		return nil, err
 	}
-	return &Page{Lines: lines, Source: src, Pages: 1}, nil
+	return &Page{Lines: lines, Source: src, Pages: 1, Screen: screen}, nil
+}
+
+// Screenshots of apps are refused like the other kinds that do not prove
+// an address. An image with no page outline in it is a scan, a tight crop
+// or a screenshot; what tells a screenshot is its shape and its flatness.
+const (
+	// screenAspect: long side over short side from which an image has a
+	// phone screen's shape (16:9 is 1.78, 20:9 is 2.22) and no paper's:
+	// A4 is 1.41, US letter 1.29, US legal 1.65.
+	screenAspect = 1.7
+	// screenFlat: the share of pixels at the one most common grey level
+	// from which the background was drawn, not photographed: an app draws
+	// its background in one exact colour, while sensor noise and the
+	// paper's texture spread a photo's (a camera's 16:9 frame filled by a
+	// page) over many levels, a few percent at each. Set by that
+	// difference, not fitted to samples.
+	screenFlat = 0.4
+)
+
+// screenEvidence says why an image without a page outline is a screenshot,
+// or nil when it is not one.
+func screenEvidence(g *image.Gray) []string {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	if w < 1 || h < 1 {
+		return nil
+	}
+	aspect := float64(max(w, h)) / float64(min(w, h))
+	if aspect < screenAspect {
+		return nil
+	}
+	var hist [256]int
+	off := g.PixOffset(g.Rect.Min.X, g.Rect.Min.Y)
+	for y := 0; y < h; y++ {
+		for _, v := range g.Pix[off+y*g.Stride : off+y*g.Stride+w] {
+			hist[v]++
+		}
+	}
+	mode := slices.Max(hist[:])
+	flat := float64(mode) / float64(w*h)
+	if flat < screenFlat {
+		return nil
+	}
+	return []string{fmt.Sprintf("screen shape %.2f:1", aspect), fmt.Sprintf("drawn background %.0f %%", 100*flat)}
 }
 
 // readImage warps the quad q of a grey image upright at the size its print

@@ -224,3 +224,71 @@ func TestReadPDFBomb(t *testing.T) {
 		t.Errorf("took %v, want within the tools' limits", took)
 	}
 }
+
+func TestScreenEvidence(t *testing.T) {
+	flat := func(w, h int, noise bool) *image.Gray {
+		g := image.NewGray(image.Rect(0, 0, w, h))
+		seed := uint32(1)
+		for i := range g.Pix {
+			g.Pix[i] = 246
+			if noise { // a sensor's: a few levels either side
+				seed = seed*1664525 + 1013904223
+				g.Pix[i] = uint8(240 + seed>>28)
+			}
+		}
+		for y := h / 10; y < h/10+h/40; y++ { // a line of print
+			for x := w / 10; x < w*8/10; x += 3 {
+				g.Pix[y*w+x] = 30
+			}
+		}
+		return g
+	}
+	for _, tc := range []struct {
+		name   string
+		g      *image.Gray
+		screen bool
+	}{
+		{"a phone screen, 19.5:9", flat(540, 1170, false), true},
+		{"a screen turned sideways, 16:9", flat(1280, 720, false), true},
+		{"a flat A4 scan", flat(707, 1000, false), false},
+		{"US legal", flat(850, 1400, false), false},
+		{"a photo filling a 16:9 frame", flat(720, 1280, true), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ev := screenEvidence(tc.g)
+			if (len(ev) > 0) != tc.screen {
+				t.Errorf("evidence %v, want screenshot %v", ev, tc.screen)
+			}
+		})
+	}
+}
+
+// TestScreenshotRefused: a screenshot of an app showing a bill's text is
+// refused as unsupported, whatever its words say.
+func TestScreenshotRefused(t *testing.T) {
+	now := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
+	c := bills.Generate("classic", 1, 3, now)[0]
+	page, err := c.Page()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The left half of the drawn page at a phone screen's shape.
+	b := page.Bounds()
+	crop := page.SubImage(image.Rect(0, 0, b.Dy()*9/19, b.Dy()))
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, crop); err != nil {
+		t.Fatal(err)
+	}
+	ca := idv.NewCase(map[string]idv.Image{DefaultSlot: {Data: buf.Bytes()}})
+	ca.Now = now
+	ca.SetFields([]string{"full_name"}, map[string]string{"full_name": c.HolderOnID})
+	out, err := New(DefaultLimits).Run(context.Background(), ca)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := ca.Section("address_verification")
+	s := v.(*Section)
+	if out.Status != idv.StatusFailed || s.DocumentKind != KindScreenshot || len(s.Reasons) == 0 || s.Reasons[0] != ReasonUnsupported {
+		t.Fatalf("status %s kind %s evidence %v reasons %v, want failed %s %s", out.Status, s.DocumentKind, s.KindEvidence, s.Reasons, KindScreenshot, ReasonUnsupported)
+	}
+}
