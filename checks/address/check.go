@@ -164,7 +164,7 @@ func (k *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 		return finish(idv.StatusReview, "review", ReasonMissing)
 	}
 	sec.Slot = slot
-	page, err := Read(ctx, img.Data, k.limits)
+	page, err := ReadUntil(ctx, img.Data, k.limits, enoughToJudge(holderNames(c)))
 	if err != nil {
 		if ctx.Err() != nil {
 			return idv.Outcome{}, err
@@ -181,6 +181,9 @@ func (k *Check) judge(c *idv.Case, page *Page, p Params, now time.Time, sec *Sec
 	sec.Source = page.Source
 	texts := page.Texts()
 	sec.DocumentKind, sec.KindEvidence = classify(strings.Join(texts, "\n"))
+	if len(page.Screen) > 0 {
+		sec.DocumentKind, sec.KindEvidence = KindScreenshot, page.Screen
+	}
 	if sec.KindEvidence == nil {
 		sec.KindEvidence = []string{}
 	}
@@ -251,6 +254,33 @@ func (k *Check) judge(c *idv.Case, page *Page, p Params, now time.Time, sec *Sec
 		return finish(idv.StatusReview, "review", review...)
 	}
 	return finish(idv.StatusPassed, "match")
+}
+
+// enoughToJudge says whether the lines read from the top of a page settle
+// what the rest of it could change: an accepted kind with no word of a
+// refused one, a labelled holder's name (the first label counts, whatever
+// follows) or else an addressee block in the ID holder's own name, with
+// an address under it, and a date labelled as the document's. Anything
+// less (a refused or unknown kind, an unlabelled name that is not the
+// holder's, an unlabelled date) has the whole page read, so that evidence
+// further down counts as before.
+func enoughToJudge(names []string) func([]Line) bool {
+	return func(lines []Line) bool {
+		texts := make([]string, len(lines))
+		for i, l := range lines {
+			texts[i] = l.Text
+		}
+		text := strings.Join(texts, "\n")
+		if kind, _ := classify(text); !Accepted(kind) || refusedEvidence(text) {
+			return false
+		}
+		name, addr, labelled := holderOf(lines, names)
+		if name == "" || len(addr) == 0 || len(names) == 0 || !labelled && !MatchName(name, names).Match {
+			return false
+		}
+		_, src, ok := issueDate(lines)
+		return ok && strings.HasPrefix(src, "labelled")
+	}
 }
 
 // document finds the proof-of-address image: the named slot, or the one

@@ -138,6 +138,14 @@ func looksLabel(line string) bool {
 // is the one that best matches the ID holder or, failing that, a
 // name-like line with an address-like one under it.
 func holder(lines []Line, holderNames []string) (name string, addr []string) {
+	name, addr, _ = holderOf(lines, holderNames)
+	return name, addr
+}
+
+// holderOf is holder that also says whether the name was found by a label
+// (the first labelled name is taken, so lines further down cannot change
+// it) rather than as the best addressee block.
+func holderOf(lines []Line, holderNames []string) (name string, addr []string, labelled bool) {
 	nameAt, addrAt := -1, -1
 	valueOf := func(i int, v string) (string, int) {
 		if v != "" {
@@ -155,7 +163,8 @@ func holder(lines []Line, holderNames []string) (name string, addr []string) {
 		if nameAt < 0 {
 			if v, ok := labelValue(l.Text, nameLabels); ok {
 				name, nameAt = valueOf(i, v)
-				name = strings.TrimSpace(name)
+				name = trimName(name)
+				labelled = nameAt >= 0
 				continue
 			}
 		}
@@ -164,7 +173,7 @@ func holder(lines []Line, holderNames []string) (name string, addr []string) {
 				first, at := valueOf(i, v)
 				if at >= 0 {
 					addrAt = at
-					addr = append([]string{strings.TrimSpace(first)}, block(lines, at)...)
+					addr = append([]string{splitGlued(strings.TrimSpace(first))}, block(lines, at)...)
 				}
 			}
 		}
@@ -187,13 +196,13 @@ func holder(lines []Line, holderNames []string) (name string, addr []string) {
 			}
 		}
 		if best >= 0 && bestScore >= 0.5 {
-			name, nameAt = strings.TrimSpace(lines[best].Text), best
+			name, nameAt = trimName(lines[best].Text), best
 		}
 	}
 	if addrAt < 0 && nameAt >= 0 {
 		addr = block(lines, nameAt)
 	}
-	return name, addr
+	return name, addr, labelled
 }
 
 // block is the run of address lines under line i (at most six).
@@ -209,9 +218,46 @@ func block(lines []Line, i int) []string {
 		}
 		// A full stop or comma ending a line is noise OCR reads off the
 		// paper more often than print.
-		out = append(out, strings.TrimRight(l, ".,"))
+		out = append(out, splitGlued(strings.TrimRight(l, ".,")))
 	}
 	return out
+}
+
+// gluedTypes are the words naming a kind of street or estate that OCR
+// runs into the name before them when the space between is narrow
+// (KENYATTAAVENUE: the last A of the name and the A of AVENUE lean
+// together). Shorter ones (WAY, ST, RD, PARK) end too many ordinary words
+// to be split off.
+var gluedTypes = []string{"AVENUE", "ROAD", "STREET", "DRIVE", "LANE", "CLOSE", "CRESCENT", "HIGHWAY", "BOULEVARD",
+	"ESTATE", "GARDENS", "HEIGHTS"}
+
+var letterRun = regexp.MustCompile(`\pL{7,}`)
+
+// splitGlued puts the space back between a name and the type of street
+// or estate that follows it when OCR lost it: a word of letters that ends
+// in one of gluedTypes after at least three letters of its own.
+func splitGlued(line string) string {
+	return letterRun.ReplaceAllStringFunc(line, func(w string) string {
+		up := strings.ToUpper(w)
+		for _, t := range gluedTypes {
+			if len(up) >= len(t)+3 && strings.HasSuffix(up, t) {
+				cut := len(w) - len(t)
+				return w[:cut] + " " + w[cut:]
+			}
+		}
+		return w
+	})
+}
+
+// trimName drops the stop or comma OCR reads off the paper after a name
+// (as after an address line), but keeps the stop of an initial
+// ("AMINA M.").
+func trimName(s string) string {
+	s = strings.TrimSpace(s)
+	if w := strings.Fields(s); len(w) > 0 && len(strings.TrimRight(w[len(w)-1], ".,")) > 1 {
+		s = strings.TrimRight(s, ".,")
+	}
+	return s
 }
 
 var nameTitle = regexp.MustCompile(`(?i)^(MR|MRS|MS|MISS|DR|PROF|ENG|REV)\.?\s`)

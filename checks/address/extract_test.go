@@ -90,3 +90,21 @@ func TestAddressAgreement(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitGlued(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"HOUSE NO. 347, KENYATTAAVENUE", "HOUSE NO. 347, KENYATTA AVENUE"},
+		{"Plot 296, AcaciaAvenue", "Plot 296, Acacia Avenue"},
+		{"UMOJAESTATE", "UMOJA ESTATE"},
+		{"12 NGONGROAD", "12 NGONG ROAD"},
+		{"KENYATTA AVENUE", "KENYATTA AVENUE"}, // nothing glued
+		{"BROADWAY", "BROADWAY"},               // WAY is not split off
+		{"AVENUE", "AVENUE"},                   // the type alone
+		{"ABROAD", "ABROAD"},                   // under three letters before ROAD
+		{"P.O. BOX 123-00100", "P.O. BOX 123-00100"},
+	} {
+		if got := splitGlued(tc.in); got != tc.want {
+			t.Errorf("splitGlued(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ const (
 	KindBank        = "bank_statement"
 	KindMobile      = "mobile_phone_statement"
 	KindReceipt     = "receipt"
+	KindScreenshot  = "app_screenshot"
 	KindUnknown     = "unknown"
 )
 
@@ -68,6 +69,19 @@ func classify(text string) (string, []string) {
 		return KindUnknown, nil
 	}
 	return best, bestWords
+}
+
+// refusedEvidence reports whether text has any word of a refused kind.
+func refusedEvidence(text string) bool {
+	up := " " + strings.ToUpper(text) + " "
+	for _, kind := range []string{KindMobile, KindReceipt} {
+		for w := range kindWords[kind] {
+			if containsWord(up, w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // containsWord finds w in up with no letter on either side.

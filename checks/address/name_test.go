@@ -36,3 +36,17 @@ func TestMatchName(t *testing.T) {
 		t.Errorf("accents: %+v", m)
 	}
 }
+
+func TestTrimName(t *testing.T) {
+	for in, want := range map[string]string{
+		"DR FAITH MWANGI WANJIRU.": "DR FAITH MWANGI WANJIRU",
+		" JOHN KAMAU, ":            "JOHN KAMAU",
+		"ACHIENG, AMINA M.":        "ACHIENG, AMINA M.",
+		"MWANGI, PETER":            "MWANGI, PETER",
+		"":                         "",
+	} {
+		if got := trimName(in); got != want {
+			t.Errorf("trimName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -21,6 +21,9 @@ type Page struct {
 	Source string
 	// Pages is the document's page count (1 for an image).
 	Pages int
+	// Screen, when not empty, says why the image is a screenshot of an
+	// app rather than a page.
+	Screen []string
 }
 
 // Texts returns the lines' text in reading order.

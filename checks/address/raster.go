@@ -70,11 +70,31 @@ func pageSize(q vision.Quad, long int, a4 bool) (w, h int) {
 }
 
 // warpGray renders the quad q of src onto a w x h grey image by bilinear
-// sampling. Where the outline is larger than the output the part of src
-// under q is first reduced to about the output's scale (by a whole factor
-// with box means, then by area averaging), so that the sampling neither
-// aliases fine print nor reads more source pixels than it needs.
+// sampling (see newWarp).
 func warpGray(src *image.Gray, q vision.Quad, w, h int) (*image.Gray, bool) {
+	wp, ok := newWarp(src, q, w, h)
+	if !ok {
+		return nil, false
+	}
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	wp.rows(out, 0, 0, h)
+	return out, true
+}
+
+// warp renders the quad of a grey image onto a w x h page, rows at a time,
+// so that only the rows that are read are rendered.
+type warp struct {
+	n    *image.Gray // the source under the quad, reduced
+	hm   geom.Homography
+	w, h int
+}
+
+// newWarp prepares the rendering of the quad q of src at w x h. Where the
+// outline is larger than the output the part of src under q is first
+// reduced to about the output's scale (by a whole factor with box means,
+// then by area averaging), so that the sampling neither aliases fine print
+// nor reads more source pixels than it needs.
+func newWarp(src *image.Gray, q vision.Quad, w, h int) (*warp, bool) {
 	minX, minY, maxX, maxY := q[0].X, q[0].Y, q[0].X, q[0].Y
 	for _, p := range q[1:] {
 		minX, minY = math.Min(minX, p.X), math.Min(minY, p.Y)
@@ -106,21 +126,32 @@ func warpGray(src *image.Gray, q vision.Quad, w, h int) (*image.Gray, bool) {
 		sq[i] = [2]float64{(p.X - float64(b.Min.X)) / float64(k) * fx, (p.Y - float64(b.Min.Y)) / float64(k) * fy}
 	}
 	hm, ok := geom.HomographyFrom([4][2]float64{{0, 0}, {float64(w), 0}, {float64(w), float64(h)}, {0, float64(h)}}, sq)
-	if !ok {
+	if !ok || n.Rect.Dx() < 1 || n.Rect.Dy() < 1 {
 		return nil, false
 	}
+	return &warp{n: n, hm: hm, w: w, h: h}, true
+}
+
+// rows renders page rows [y0, y1) into out from its row at.
+func (wp *warp) rows(out *image.Gray, at, y0, y1 int) {
+	n, hm, w := wp.n, wp.hm, wp.w
 	sw, sh := n.Rect.Dx(), n.Rect.Dy()
-	if sw < 1 || sh < 1 {
-		return nil, false
-	}
 	pix, stride, off := n.Pix, n.Stride, n.PixOffset(n.Rect.Min.X, n.Rect.Min.Y)
-	out := image.NewGray(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		o := out.Pix[y*out.Stride : y*out.Stride+w]
+	for y := y0; y < y1; y++ {
+		o := out.Pix[(at+y-y0)*out.Stride : (at+y-y0)*out.Stride+w]
+		// The homography's numerators and denominator are linear in x:
+		// stepped along the row, one division per pixel is left.
+		fy := float64(y) + 0.5
+		u := hm[0]*0.5 + hm[1]*fy + hm[2]
+		v := hm[3]*0.5 + hm[4]*fy + hm[5]
+		d := hm[6]*0.5 + hm[7]*fy + hm[8]
 		for x := range o {
-			sx, sy := hm.Apply(float64(x)+0.5, float64(y)+0.5)
-			sx -= 0.5
-			sy -= 0.5
+			dd := d
+			if dd == 0 {
+				dd = 1e-12
+			}
+			sx, sy := u/dd-0.5, v/dd-0.5
+			u, v, d = u+hm[0], v+hm[3], d+hm[6]
 			x0, y0 := int(math.Floor(sx)), int(math.Floor(sy))
 			ax, ay := float32(sx-float64(x0)), float32(sy-float64(y0))
 			x1, y1 := x0+1, y0+1
@@ -134,7 +165,6 @@ func warpGray(src *image.Gray, q vision.Quad, w, h int) (*image.Gray, bool) {
 			o[x] = uint8(top + ay*(bot-top) + 0.5)
 		}
 	}
-	return out, true
 }
 
 func clampIdx(v, n int) int {
@@ -287,6 +317,104 @@ func heightOf(w, h int, ink []bool) float64 {
 	return float64(sum) / float64(len(mid))
 }
 
+// margins are the rows and columns at each side of a page that belong to
+// its edge rather than its print.
+type margins struct{ left, top, right, bottom int }
+
+// edgeSlivers finds, on the ink mask of a w x h page, the sliver of the
+// page's edge (and the desk beyond it) that a warp from a photo keeps when
+// the outline found is a little off: at each side, the run of columns (or
+// rows) from the border inward up to the first one with next to no ink.
+// Left in, such a sliver (a dark line along the border, broken by the
+// paper's own edge) is read by tesseract as a column of "|" glyphs that
+// joins lines of print beside it into one, whose words then come out twice
+// and garbled. Only the outer 3 % of each side is searched: print starts
+// further in (a printer leaves 3 mm or more, 1.4 % of A4's height; bills'
+// margins are wider), and where no clean column is found there the page is
+// left as it is.
+func edgeSlivers(w, h int, ink []bool) margins {
+	// clean: a column or row with ink at no more than one pixel in 400
+	// (JPEG speckle), while the sliver of an edge, even slanted across a
+	// few columns, inks a long stretch of each.
+	// Columns are counted without the outer 3 % of rows and rows without
+	// the outer 3 % of columns, where the slivers of the other sides cross
+	// them.
+	mx, my := w*3/100, h*3/100
+	clean := func(n, length int) bool { return n*400 <= length }
+	col := func(x int) int {
+		n := 0
+		for y := my; y < h-my; y++ {
+			if ink[y*w+x] {
+				n++
+			}
+		}
+		return n
+	}
+	row := func(y int) int {
+		n := 0
+		for _, v := range ink[y*w+mx : (y+1)*w-mx] {
+			if v {
+				n++
+			}
+		}
+		return n
+	}
+	run := func(limit int, count func(int) int, at func(int) int, length int) int {
+		for i := 0; i < limit; i++ {
+			if clean(count(at(i)), length) {
+				return i
+			}
+		}
+		return 0
+	}
+	id := func(i int) int { return i }
+	return margins{
+		left:   run(mx, col, id, h-2*my),
+		right:  run(mx, col, func(i int) int { return w - 1 - i }, h-2*my),
+		top:    run(my, row, id, w-2*mx),
+		bottom: run(my, row, func(i int) int { return h - 1 - i }, w-2*mx),
+	}
+}
+
+// clearMask marks the slivers of m as paper in a w x h ink mask.
+func clearMask(w, h int, ink []bool, m margins) {
+	for y := 0; y < h; y++ {
+		r := ink[y*w : (y+1)*w]
+		if y < m.top || y >= h-m.bottom {
+			clear(r)
+			continue
+		}
+		clear(r[:m.left])
+		clear(r[w-m.right:])
+	}
+}
+
+// paintMargins paints the slivers m of g with the paper next to them: each
+// sliver column (row) takes the grey of the first column (row) inside it,
+// so that no step in the paper's shade is left for thresholding to find.
+func paintMargins(g *image.Gray, m margins) {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	if m.left+m.right >= w || m.top+m.bottom >= h {
+		return
+	}
+	off := g.PixOffset(g.Rect.Min.X, g.Rect.Min.Y)
+	for y := 0; y < h; y++ {
+		r := g.Pix[off+y*g.Stride : off+y*g.Stride+w]
+		for x := 0; x < m.left; x++ {
+			r[x] = r[m.left]
+		}
+		for x := w - m.right; x < w; x++ {
+			r[x] = r[w-m.right-1]
+		}
+	}
+	for y := 0; y < m.top; y++ {
+		copy(g.Pix[off+y*g.Stride:off+y*g.Stride+w], g.Pix[off+m.top*g.Stride:])
+	}
+	for y := h - m.bottom; y < h; y++ {
+		copy(g.Pix[off+y*g.Stride:off+y*g.Stride+w], g.Pix[off+(h-m.bottom-1)*g.Stride:])
+	}
+}
+
 // textBands returns the bands of rows of g that hold print, as [top,
 // bottom) pairs, given the print's height th: rows with ink (two pixels or
 // more within the page's inner 94 %) closer than two print heights form one
@@ -340,11 +468,20 @@ type stacked struct {
 }
 
 // stack copies the bands of g (rows of g) into one image, gap rows apart.
-// A gap has the grey of the paper above it (the median of the band's last
-// row, padding): white gaps between bands of darker paper would be steps
-// that tesseract's thresholding could take for print.
 func stack(g *image.Gray, bands [][2]int, gap int) *stacked {
-	w := g.Rect.Dx()
+	return stackRows(g.Rect.Dx(), bands, gap, func(out *image.Gray, at, y0, y1 int) {
+		for r := y0; r < y1; r++ {
+			copy(out.Pix[(at+r-y0)*out.Stride:(at+r-y0)*out.Stride+g.Rect.Dx()], g.Pix[g.PixOffset(g.Rect.Min.X, g.Rect.Min.Y+r):])
+		}
+	})
+}
+
+// stackRows renders the bands of a page w pixels wide (rows of it, drawn
+// by rows into out from its row at) into one image, gap rows apart. A gap
+// has the grey of the paper above it (the median of the band's last row,
+// padding): white gaps between bands of darker paper would be steps that
+// tesseract's thresholding could take for print.
+func stackRows(w int, bands [][2]int, gap int, rows func(out *image.Gray, at, y0, y1 int)) *stacked {
 	total := 0
 	for i, b := range bands {
 		total += b[1] - b[0]
@@ -357,10 +494,8 @@ func stack(g *image.Gray, bands [][2]int, gap int) *stacked {
 	y := 0
 	for i, b := range bands {
 		st.from, st.at = append(st.from, b[0]), append(st.at, y)
-		for r := b[0]; r < b[1]; r++ {
-			copy(out.Pix[y*out.Stride:y*out.Stride+w], g.Pix[g.PixOffset(g.Rect.Min.X, g.Rect.Min.Y+r):])
-			y++
-		}
+		rows(out, y, b[0], b[1])
+		y += b[1] - b[0]
 		if i == len(bands)-1 {
 			break
 		}

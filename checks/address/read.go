@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -78,8 +79,15 @@ const (
 // Read reads a proof-of-address document: a PDF (its text layer, or its
 // first page rasterised when it has none) or a photo or scan of a page.
 func Read(ctx context.Context, data []byte, lim Limits) (*Page, error) {
+	return ReadUntil(ctx, data, lim, nil)
+}
+
+// ReadUntil is Read that stops reading an image once enough (when not nil)
+// says the lines read so far are enough to judge the document; the page is
+// read from the top, in parts (a text layer is read whole).
+func ReadUntil(ctx context.Context, data []byte, lim Limits, enough func([]Line) bool) (*Page, error) {
 	if bytes.HasPrefix(data, []byte("%PDF-")) {
-		return readPDF(ctx, data, lim)
+		return readPDF(ctx, data, lim, enough)
 	}
 	img, err := vision.Decode(data)
 	if err != nil {
@@ -87,47 +95,192 @@ func Read(ctx context.Context, data []byte, lim Limits) (*Page, error) {
 	}
 	src := "photo"
 	q, found := vision.FindPage(img)
+	var screen []string
 	if !found {
 		src, q = "scan", quadOf(img.Bounds())
+		screen = screenEvidence(luminance(img))
 	}
-	lines, err := readImage(ctx, luminance(img), q, found)
+	lines, err := readImage(ctx, luminance(img), q, found, enough)
 	if err != nil {
 		return nil, err
 	}
-	return &Page{Lines: lines, Source: src, Pages: 1}, nil
+	return &Page{Lines: lines, Source: src, Pages: 1, Screen: screen}, nil
+}
+
+// Screenshots of apps are refused like the other kinds that do not prove
+// an address. An image with no page outline in it is a scan, a tight crop
+// or a screenshot; what tells a screenshot is its shape and its flatness.
+const (
+	// screenAspect: long side over short side from which an image has a
+	// phone screen's shape (16:9 is 1.78, 20:9 is 2.22) and no paper's:
+	// A4 is 1.41, US letter 1.29, US legal 1.65.
+	screenAspect = 1.7
+	// screenFlat: the share of pixels at the one most common grey level
+	// from which the background was drawn, not photographed: an app draws
+	// its background in one exact colour, while sensor noise and the
+	// paper's texture spread a photo's (a camera's 16:9 frame filled by a
+	// page) over many levels, a few percent at each. Set by that
+	// difference, not fitted to samples.
+	screenFlat = 0.4
+)
+
+// screenEvidence says why an image without a page outline is a screenshot,
+// or nil when it is not one.
+func screenEvidence(g *image.Gray) []string {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	if w < 1 || h < 1 {
+		return nil
+	}
+	aspect := float64(max(w, h)) / float64(min(w, h))
+	if aspect < screenAspect {
+		return nil
+	}
+	var hist [256]int
+	off := g.PixOffset(g.Rect.Min.X, g.Rect.Min.Y)
+	for y := 0; y < h; y++ {
+		for _, v := range g.Pix[off+y*g.Stride : off+y*g.Stride+w] {
+			hist[v]++
+		}
+	}
+	mode := slices.Max(hist[:])
+	flat := float64(mode) / float64(w*h)
+	if flat < screenFlat {
+		return nil
+	}
+	return []string{fmt.Sprintf("screen shape %.2f:1", aspect), fmt.Sprintf("drawn background %.0f %%", 100*flat)}
 }
 
 // readImage warps the quad q of a grey image upright at the size its print
 // needs and reads it. a4 says q is a page outline found in a photo (warped
-// to A4's shape) rather than the image's own bounds.
-func readImage(ctx context.Context, g *image.Gray, q vision.Quad, a4 bool) ([]Line, error) {
+// to A4's shape) rather than the image's own bounds. The page is read in
+// parts from the top (see preparePage); when enough is not nil and says
+// the lines read so far are enough to judge the document, the rest is not
+// read.
+func readImage(ctx context.Context, g *image.Gray, q vision.Quad, a4 bool, enough func([]Line) bool) ([]Line, error) {
+	parts := preparePage(g, q, a4)
+	if len(parts) == 0 {
+		return nil, ErrNoText
+	}
+	var words []word
+	for i, p := range parts {
+		ws, err := ocrWords(ctx, p.img, p.place)
+		if err != nil {
+			return nil, err
+		}
+		words = append(words, ws...)
+		if i < len(parts)-1 && enough != nil && len(words) > 0 && enough(linesOf(slices.Clone(words))) {
+			break
+		}
+	}
+	if len(words) == 0 {
+		return nil, ErrNoText
+	}
+	return linesOf(words), nil
+}
+
+// part is an image tesseract reads and where (when place is not nil) a box
+// on it lies on the page.
+type part struct {
+	img   *image.Gray
+	place func(image.Rectangle) image.Rectangle
+}
+
+// headShare is how far down the page the first part read reaches: the
+// bands of print that start in the top 30 %. A bill's or statement's
+// addressee block sits where a window envelope shows it, 45 to 90 mm down
+// an A4 page (15 to 30 %), with the issuer, the title and the dates above
+// or beside it; tables of charges or transactions, notices and footers
+// follow. Not fitted to the synthetic bills: a document whose name, date
+// or address is further down is read whole, only slower.
+const headShare = 0.30
+
+// headBands is how many of the bands (padded by a print height th, as
+// textBands makes them) are read first: those that start above the row
+// cut, and after them any that start within four print heights of the last
+// one's print. A line up to two and a half line heights under another
+// counts as under it (below), and a line with descenders is about 1.3
+// print heights, so an address block is never cut in two between the
+// parts.
+func headBands(bands [][2]int, th, cut float64) int {
+	pad := math.Ceil(th)
+	n := 0
+	for n < len(bands) && float64(bands[n][0]) < cut {
+		n++
+	}
+	for n > 0 && n < len(bands) && float64(bands[n][0]-bands[n-1][1])+2*pad < 4*th {
+		n++
+	}
+	return n
+}
+
+// preparePage is what readImage gives tesseract, in reading order: the
+// page warped at the size its print needs, its blank stretches left out
+// (bands of print stacked), split into the bands that start in the top
+// headShare of the page and the others. A page whose print could not be
+// measured, or that is printed all over, is one part, read whole.
+func preparePage(g *image.Gray, q vision.Quad, a4 bool) []part {
 	long, th := pageSide, 0.0
 	var bands [][2]int
+	var edge margins
 	w, h := pageSize(q, probeSide, a4)
 	if probe, ok := warpGray(g, q, w, h); ok {
 		ink := inkMask(probe)
+		edge = edgeSlivers(w, h, ink)
+		clearMask(w, h, ink, edge)
 		if th = heightOf(w, h, ink); th > 0 {
 			long = min(maxSide, max(minSide, int(probeSide*textTarget/th+0.5)))
 			bands = textBands(w, h, ink, th)
 		}
 	}
 	pw, ph := pageSize(q, long, a4)
-	page, ok := warpGray(g, q, pw, ph)
+	wp, ok := newWarp(g, q, pw, ph)
 	if !ok {
-		return nil, ErrNoText
+		return nil
 	}
+	// The edge's slivers, found on the probe, at the page's size: a probe
+	// pixel covers up to ceil(f) page pixels, and one more is taken for
+	// the sampling's blur.
+	fx, fy := float64(pw)/float64(w), float64(ph)/float64(h)
+	grow := func(n int, f float64) int {
+		if n == 0 {
+			return 0
+		}
+		return int(math.Ceil(float64(n)*f)) + 1
+	}
+	edge = margins{left: grow(edge.left, fx), right: grow(edge.right, fx), top: grow(edge.top, fy), bottom: grow(edge.bottom, fy)}
 	if bands == nil {
-		return ocrLines(ctx, page, nil)
+		page := image.NewGray(image.Rect(0, 0, pw, ph))
+		wp.rows(page, 0, 0, ph)
+		paintMargins(page, edge)
+		return []part{{img: page}}
 	}
-	// The bands, found on the probe, at the page's size; the gap between
-	// them is three print heights, more than the two and a half within
-	// which one line is taken to be under another (below).
-	f := float64(ph) / float64(h)
-	for i := range bands {
-		bands[i] = [2]int{int(float64(bands[i][0]) * f), min(ph, int(math.Ceil(float64(bands[i][1])*f)))}
+	// The bands, found on the probe, at the page's size, within the edge's
+	// slivers; only their rows are rendered. The gap between them is three
+	// print heights, more than the two and a half within which one line is
+	// taken to be under another (below).
+	n := headBands(bands, th, headShare*float64(h))
+	head := 0
+	var kept [][2]int
+	for i, b := range bands {
+		y0, y1 := max(edge.top, int(float64(b[0])*fy)), min(ph-edge.bottom, int(math.Ceil(float64(b[1])*fy)))
+		if y1 <= y0 {
+			continue
+		}
+		kept = append(kept, [2]int{y0, y1})
+		if i < n {
+			head = len(kept)
+		}
 	}
-	st := stack(page, bands, int(3*th*f+0.5))
-	return ocrLines(ctx, st.img, st.toPage)
+	gap := int(3*th*fy + 0.5)
+	var parts []part
+	for _, bs := range [][][2]int{kept[:head], kept[head:]} {
+		if len(bs) > 0 {
+			st := stackRows(pw, bs, gap, wp.rows)
+			paintMargins(st.img, margins{left: edge.left, right: edge.right})
+			parts = append(parts, part{st.img, st.toPage})
+		}
+	}
+	return parts
 }
 
 // clients keeps initialised tesseract clients between documents: loading
@@ -189,9 +342,9 @@ func release(c *gosseract.Client) {
 // cost more for the same fields on the tuning bills.
 const pageMode = gosseract.PSM_SINGLE_BLOCK
 
-// ocrLines reads a page once and keeps every word with its box, moved by
-// place (when not nil) to where it is on the page.
-func ocrLines(ctx context.Context, img *image.Gray, place func(image.Rectangle) image.Rectangle) ([]Line, error) {
+// ocrWords reads an image once and keeps every word with its box, moved
+// by place (when not nil) to where it is on the page.
+func ocrWords(ctx context.Context, img *image.Gray, place func(image.Rectangle) image.Rectangle) ([]word, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -228,10 +381,7 @@ func ocrLines(ctx context.Context, img *image.Gray, place func(image.Rectangle) 
 		}
 		words = append(words, word{text: t, box: box})
 	}
-	if len(words) == 0 {
-		return nil, ErrNoText
-	}
-	return linesOf(words), nil
+	return words, nil
 }
 
 func hasAlnum(s string) bool {
@@ -252,7 +402,7 @@ var (
 // read the PDFs real issuers produce, including damaged ones, and run as
 // separate processes bounded in time and memory, so a hostile file cannot
 // take the server down with it.
-func readPDF(ctx context.Context, data []byte, lim Limits) (*Page, error) {
+func readPDF(ctx context.Context, data []byte, lim Limits, enough func([]Line) bool) (*Page, error) {
 	if len(data) > lim.PDFBytes {
 		return nil, fmt.Errorf("%w: %d bytes, at most %d", ErrPDFTooLarge, len(data), lim.PDFBytes)
 	}
@@ -306,7 +456,7 @@ func readPDF(ctx context.Context, data []byte, lim Limits) (*Page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrPDFMalformed, err)
 	}
-	lines, err := readImage(ctx, luminance(img), quadOf(img.Bounds()), false)
+	lines, err := readImage(ctx, luminance(img), quadOf(img.Bounds()), false, enough)
 	if err != nil {
 		return nil, err
 	}

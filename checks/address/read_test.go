@@ -2,6 +2,7 @@ package address
 
 import (
 	"bytes"
+	"compress/zlib"
 	"context"
 	"encoding/json"
 	"errors"
@@ -149,3 +150,145 @@ func FuzzJudge(f *testing.F) {
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// The top of a page is enough to judge on only when nothing further down
+// could change the outcome.
+func TestEnoughToJudge(t *testing.T) {
+	names := []string{"JOHN KAMAU MWANGI"}
+	head := []string{"KENYA POWER AND LIGHTING COMPANY PLC", "ELECTRICITY BILL", "Bill date: 01/10/2026"}
+	block := []string{"MR JOHN KAMAU MWANGI", "House No. 4, Ngong Road", "Nairobi 00100"}
+	cat := func(parts ...[]string) []string {
+		var out []string
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		names []string
+		want  bool
+	}{
+		{"kind, holder, address and a labelled date", cat(head, block), names, true},
+		{"another person's name", cat(head, []string{"MS JANE WANJIRU OTIENO"}, block[1:]), names, false},
+		// A labelled name is the one taken, whoever's it is.
+		{"another person's labelled name", cat(head, []string{"Customer name: MS JANE WANJIRU OTIENO", "Address: House No. 4, Ngong Road"}), names, true},
+		{"a label with its value not yet read", cat(head, []string{"Customer name:"}), names, false},
+		{"the ID's name unknown", cat(head, block), nil, false},
+		{"no address under the name", cat(head, block[:1]), names, false},
+		{"an unlabelled date only", cat(head[:2], []string{"01/10/2026"}, block), names, false},
+		{"no date yet", cat(head[:2], block), names, false},
+		{"a refused kind's word", cat(head, block, []string{"Airtime purchases 500.00"}), names, false},
+		{"no kind yet", cat([]string{"Bill date: 01/10/2026"}, block), names, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := enoughToJudge(tc.names)(column(tc.lines...)); got != tc.want {
+				t.Errorf("enough = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestReadPDFBomb: a PDF of 1 MB whose page content inflates to 512 MiB is
+// read by the tools under their limits and refused in bounded time, not
+// expanded in the server.
+func TestReadPDFBomb(t *testing.T) {
+	if testing.Short() {
+		t.Skip("inflates 512 MiB in a child process")
+	}
+	var z bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&z, zlib.BestSpeed)
+	chunk := bytes.Repeat([]byte{' '}, 1<<20)
+	for i := 0; i < 512; i++ {
+		zw.Write(chunk)
+	}
+	zw.Close()
+	pdf := bills.PDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", z.Len(), z.Bytes()),
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 3 0 R >>",
+	}, "")
+	lim := DefaultLimits
+	lim.ToolTime = 5 * time.Second
+	start := time.Now()
+	p, err := Read(context.Background(), pdf, lim)
+	took := time.Since(start)
+	if err == nil {
+		t.Fatalf("a page of nothing but blanks was read: %+v", p)
+	}
+	t.Logf("%d bytes: %v in %v", len(pdf), err, took)
+	// Three tools at most, each stopped at ToolTime.
+	if took > 3*lim.ToolTime+5*time.Second {
+		t.Errorf("took %v, want within the tools' limits", took)
+	}
+}
+
+func TestScreenEvidence(t *testing.T) {
+	flat := func(w, h int, noise bool) *image.Gray {
+		g := image.NewGray(image.Rect(0, 0, w, h))
+		seed := uint32(1)
+		for i := range g.Pix {
+			g.Pix[i] = 246
+			if noise { // a sensor's: a few levels either side
+				seed = seed*1664525 + 1013904223
+				g.Pix[i] = uint8(240 + seed>>28)
+			}
+		}
+		for y := h / 10; y < h/10+h/40; y++ { // a line of print
+			for x := w / 10; x < w*8/10; x += 3 {
+				g.Pix[y*w+x] = 30
+			}
+		}
+		return g
+	}
+	for _, tc := range []struct {
+		name   string
+		g      *image.Gray
+		screen bool
+	}{
+		{"a phone screen, 19.5:9", flat(540, 1170, false), true},
+		{"a screen turned sideways, 16:9", flat(1280, 720, false), true},
+		{"a flat A4 scan", flat(707, 1000, false), false},
+		{"US legal", flat(850, 1400, false), false},
+		{"a photo filling a 16:9 frame", flat(720, 1280, true), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ev := screenEvidence(tc.g)
+			if (len(ev) > 0) != tc.screen {
+				t.Errorf("evidence %v, want screenshot %v", ev, tc.screen)
+			}
+		})
+	}
+}
+
+// TestScreenshotRefused: a screenshot of an app showing a bill's text is
+// refused as unsupported, whatever its words say.
+func TestScreenshotRefused(t *testing.T) {
+	now := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
+	c := bills.Generate("classic", 1, 3, now)[0]
+	page, err := c.Page()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The left half of the drawn page at a phone screen's shape.
+	b := page.Bounds()
+	crop := page.SubImage(image.Rect(0, 0, b.Dy()*9/19, b.Dy()))
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, crop); err != nil {
+		t.Fatal(err)
+	}
+	ca := idv.NewCase(map[string]idv.Image{DefaultSlot: {Data: buf.Bytes()}})
+	ca.Now = now
+	ca.SetFields([]string{"full_name"}, map[string]string{"full_name": c.HolderOnID})
+	out, err := New(DefaultLimits).Run(context.Background(), ca)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := ca.Section("address_verification")
+	s := v.(*Section)
+	if out.Status != idv.StatusFailed || s.DocumentKind != KindScreenshot || len(s.Reasons) == 0 || s.Reasons[0] != ReasonUnsupported {
+		t.Fatalf("status %s kind %s evidence %v reasons %v, want failed %s %s", out.Status, s.DocumentKind, s.KindEvidence, s.Reasons, KindScreenshot, ReasonUnsupported)
+	}
+}

@@ -59,8 +59,9 @@ type Wrong struct {
 
 // Report is what one run measured.
 type Report struct {
-	// Groups are keyed "family F", "format F", "scenario S" and "kind K";
-	// every case counts in four groups.
+	// Groups are keyed "family F", "format F", "scenario S", "kind K" and
+	// "reason R" (the expected first reason, or the decision when it has
+	// none); every case counts in five groups.
 	Groups map[string]*Tally
 	// PhotoCPU is the CPU time of each photographed page, in run order.
 	PhotoCPU []time.Duration
@@ -97,7 +98,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			v, _ := ca.Section("address_verification")
 			s := v.(*address.Section)
 			sc := ScoreCase(c, s)
-			for _, key := range []string{"family " + fam, "format " + c.Format, "scenario " + c.Scenario, "kind " + c.Kind} {
+			for _, key := range []string{"family " + fam, "format " + c.Format, "scenario " + c.Scenario, "kind " + c.Kind, "reason " + ReasonKey(c)} {
 				tally(key).add(sc, cpu)
 			}
 			if c.Format == "photo" {
@@ -109,6 +110,15 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// ReasonKey is the reason a case is expected to be decided for: its first
+// reason, or its decision (match) when it has none.
+func ReasonKey(c bills.Case) string {
+	if c.Reason != "" {
+		return c.Reason
+	}
+	return c.Decision
 }
 
 // Score says what the check got right of one case.

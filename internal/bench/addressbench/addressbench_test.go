@@ -48,6 +48,21 @@ func TestScoreCase(t *testing.T) {
 	}
 }
 
+func TestReasonKey(t *testing.T) {
+	for _, tc := range []struct {
+		c    bills.Case
+		want string
+	}{
+		{bills.Case{Decision: "match"}, "match"},
+		{bills.Case{Decision: "no_match", Reason: address.ReasonTooOld}, address.ReasonTooOld},
+		{bills.Case{Decision: "review", Reason: address.ReasonUnreadable}, address.ReasonUnreadable},
+	} {
+		if got := ReasonKey(tc.c); got != tc.want {
+			t.Errorf("ReasonKey(%+v) = %q, want %q", tc.c, got, tc.want)
+		}
+	}
+}
+
 func TestTally(t *testing.T) {
 	var tl Tally
 	tl.add(Score{true, true, true, true}, 10*time.Millisecond)
@@ -59,7 +74,7 @@ func TestTally(t *testing.T) {
 }
 
 // TestRun checks one bill of one family with the real check and tesseract,
-// and counts it in each of its four groups.
+// and counts it in each of its five groups.
 func TestRun(t *testing.T) {
 	rep, err := Run(t.Context(), Options{N: 1, Seed: 11, Families: []string{bills.HeldOut}})
 	if err != nil {
@@ -73,8 +88,8 @@ func TestRun(t *testing.T) {
 	for _, g := range rep.Groups {
 		n += g.N
 	}
-	if n != 4 {
-		t.Errorf("the case counts %d times over the groups, want 4 (family, format, scenario, kind)", n)
+	if n != 5 {
+		t.Errorf("the case counts %d times over the groups, want 5 (family, format, scenario, kind, reason)", n)
 	}
 	if fam.Correct != 1 {
 		t.Errorf("decision wrong on the held-out bill: %+v", rep.Wrong)
