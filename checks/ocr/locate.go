@@ -240,10 +240,10 @@ func (ly *layout) captionSized(c candidate) bool {
 }
 
 // largestPrint keeps, of a run of words printed at two sizes, the
-// longest stretch of the larger: a value is set in one size, and smaller
-// words run into it are a caption the page reading garbled past matching
-// (PRA LA KATEMIDOL ENAME before RAMADHANI, a value right of its
-// caption). Two sizes differ by half: a word of lower-case letters
+// longest stretch of the larger when the smaller holds caption print: a
+// value is set in one size, and smaller words run into it are a caption
+// the page reading garbled (PRA LA KATEMIDOL ENAME before RAMADHANI, a
+// value right of its caption). Two sizes differ by half: a word of lower-case letters
 // without ascenders (es of Dar es Salaam) is about 0.7 of a capital's
 // height, within it; captions are printed at 0.4 to 0.65 of their
 // values on the synth corpus and the specimens looked at.
@@ -279,6 +279,22 @@ func (ly *layout) largestPrint(f idv.FieldDef, c candidate) candidate {
 	if len(best) == len(c.words) {
 		return c
 	}
+	// Box heights alone do not tell two sizes (a value's box may take in
+	// the caption over it: ODHIAMBO boxed 1.6 times ISAAC's height): the
+	// words left out must show they are a caption: one of them a stretch
+	// of one (ENAME of MIDDLE NAME) or holding a whole caption of five
+	// letters or more (MALACRRADAFIRSTNAME).
+	caption := false
+	for _, w := range c.words {
+		if slices.Contains(best, w) {
+			continue
+		}
+		t := ly.pg.words[w].text
+		caption = caption || ly.captionLike(t) || ly.holdsCaption(t)
+	}
+	if !caption {
+		return c
+	}
 	out := ly.makeCandidate(f, best, c.score)
 	out.score, out.label, out.how = c.score, c.label, c.how
 	return out
@@ -297,6 +313,18 @@ func (ly *layout) tightGap(c candidate) bool {
 			continue
 		}
 		if 3*(b.Min.X-a.Max.X) < max(a.Dy(), b.Dy()) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsCaption: the word's letters hold a whole caption spelling of the
+// side of five letters or more, run into other print.
+func (ly *layout) holdsCaption(t string) bool {
+	k := docdefs.LabelKey(t)
+	for _, c := range ly.captionKeys {
+		if len(c) >= 5 && strings.Contains(k, c) {
 			return true
 		}
 	}

