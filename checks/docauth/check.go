@@ -183,7 +183,10 @@ type inputs struct {
 	mrzFrom string
 	fields  map[string]string
 	quality *idv.OCRQuality
-	now     time.Time // the day of the verification
+	// readings is how ocr_extraction came by each field (nil when it did
+	// not say): a weak reading is no evidence against the card.
+	readings *idv.OCRReadings
+	now      time.Time // the day of the verification
 }
 
 // Run implements idv.Check.
@@ -218,6 +221,9 @@ func (k *Check) gather(ctx context.Context, c *idv.Case) (inputs, []layerResult)
 	}
 	if q, ok := idv.ValueOCRQuality.Get(c); ok {
 		in.quality = &q
+	}
+	if r, ok := idv.ValueOCRReadings.Get(c); ok {
+		in.readings = &r
 	}
 	_, in.fields = c.Fields()
 	if in.def == nil {
@@ -325,7 +331,11 @@ func grow(z idv.Zone) idv.Zone {
 
 // examine runs the layers on the gathered inputs.
 func (k *Check) examine(ctx context.Context, c *idv.Case, in inputs) []layerResult {
-	ds := collectDates(in.mrz, in.fields)
+	// Printed dates the reader came by weakly are no evidence about the
+	// card's validity: they are left out and listed as not examined.
+	dated, weak := firmFields(in.readings, in.fields, []string{"date_of_birth", "date_of_issue", "date_of_expiry"})
+	val := validity(collectDates(in.mrz, dated), c.Now)
+	val.unexamined = append(weak, val.unexamined...)
 	return []layerResult{
 		substrate(in),
 		docType(c, in),
@@ -335,7 +345,7 @@ func (k *Check) examine(ctx context.Context, c *idv.Case, in inputs) []layerResu
 		{name: layerSeal, skipped: featureSkip(in.def, "seal", "no reference emblem for it: not built")},
 		{name: layerHologram, skipped: "a hologram cannot be judged from one photo: it shows as a changing colour under changing angles"},
 		barcode(ctx, in),
-		validity(ds, c.Now),
+		val,
 	}
 }
 
