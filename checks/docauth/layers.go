@@ -30,7 +30,11 @@ func mrzLayer(in inputs) layerResult {
 	}
 	m := in.mrz
 	if m == nil {
-		lr.score = 0
+		// The definition prints one and none was read: a reading failure
+		// (glare, blur, a back not found) as often as a missing zone, so,
+		// like failing check digits, "unknown" (0.5): review, never PASS,
+		// not a FAIL by itself.
+		lr.score = 0.5
 		lr.findings = append(lr.findings, finding{code: CodeMRZUnreadable,
 			note: "the definition prints an MRZ on the " + in.def.MRZ.Zone.Side + " but none could be read"})
 		return lr

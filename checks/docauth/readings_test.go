@@ -102,3 +102,54 @@ func TestCrossCheckWeakReadings(t *testing.T) {
 		})
 	}
 }
+
+// Weakly read printed dates can confirm a document valid but never count
+// against it.
+func TestValidityOfWeakDates(t *testing.T) {
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	firm := idv.FieldReading{How: "label", Conf: 96}
+	weak := idv.FieldReading{How: "region", Conf: 96}
+	for _, tc := range []struct {
+		name       string
+		fields     map[string]string
+		readings   map[string]idv.FieldReading
+		finding    bool
+		skipped    bool
+		unexamined bool
+	}{
+		{"firm and valid", map[string]string{"date_of_expiry": "01.01.2030"}, map[string]idv.FieldReading{"date_of_expiry": firm}, false, false, false},
+		{"weak and valid still examined", map[string]string{"date_of_expiry": "01.01.2030"}, map[string]idv.FieldReading{"date_of_expiry": weak}, false, false, false},
+		{"firm and expired", map[string]string{"date_of_expiry": "01.01.2020"}, map[string]idv.FieldReading{"date_of_expiry": firm}, true, false, false},
+		{"weak and expired: not examined", map[string]string{"date_of_expiry": "01.01.2020"}, map[string]idv.FieldReading{"date_of_expiry": weak}, false, true, true},
+		{"a weak issue date after a firm expiry", map[string]string{"date_of_expiry": "01.01.2030", "date_of_issue": "01.01.2031"},
+			map[string]idv.FieldReading{"date_of_expiry": firm, "date_of_issue": weak}, false, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lr := validityOf(inputs{fields: tc.fields, readings: &idv.OCRReadings{Fields: tc.readings}, now: now})
+			if got := len(lr.findings) > 0; got != tc.finding {
+				t.Errorf("findings %+v, want %v", lr.findings, tc.finding)
+			}
+			if got := lr.skipped != ""; got != tc.skipped {
+				t.Errorf("skipped %q, want %v", lr.skipped, tc.skipped)
+			}
+			if got := len(lr.unexamined) > 0; got != tc.unexamined {
+				t.Errorf("unexamined %v, want %v", lr.unexamined, tc.unexamined)
+			}
+		})
+	}
+}
+
+// An MRZ the definition prints but the reader could not find is unknown,
+// not forged: review, never PASS, not FAIL alone.
+func TestMRZUnreadableReviews(t *testing.T) {
+	def := &idv.DocumentDefinition{MRZ: &idv.MRZDef{Zone: idv.Zone{Side: "back"}}}
+	lr := mrzLayer(inputs{def: def})
+	if lr.score != 0.5 || len(lr.findings) != 1 || lr.findings[0].code != CodeMRZUnreadable || lr.findings[0].fail {
+		t.Fatalf("got %+v", lr)
+	}
+	sub := layerResult{name: layerSubstrate, score: 1, medium: MediumOriginal}
+	sec, _ := judge([]layerResult{sub, lr, {name: layerDocType, score: 1}, {name: layerValidity, skipped: "x"}}, 0.75, 0.15)
+	if sec.Decision != DecisionReview {
+		t.Errorf("decision %s, want REVIEW", sec.Decision)
+	}
+}
