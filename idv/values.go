@@ -22,3 +22,42 @@ var ValueOCRQuality = NewKey[OCRQuality]("ocr.quality")
 // ValueMRZText is the MRZ text read from the card (lines joined by \n), for
 // checks that want the printed MRZ without reading it again.
 var ValueMRZText = NewKey[string]("ocr.mrz_text")
+
+// FieldReading is how ocr_extraction came by one field's value, so a later
+// check can tell a confident reading of the print from a weak one: a
+// value found without its caption, read at a low confidence, or taken from
+// the MRZ says nothing about what is printed on the card.
+type FieldReading struct {
+	// Side is the side the value was read on ("" when it was not read
+	// from the print).
+	Side string `json:"side"`
+	// How is how the value was found: "label" (next to its caption),
+	// "order" (a generic layout's place in the caption order), "region"
+	// (words in the definition's zone, no caption found), "zone" (the zone
+	// read as a crop), "mrz" (not read printed: taken from a trusted MRZ),
+	// "" (not read).
+	How string `json:"how"`
+	// Conf is tesseract's mean word confidence (0..100) of the printed
+	// value; 0 when not read from the print.
+	Conf float64 `json:"conf"`
+	// Resolved: the print was ambiguous between letters and digits and a
+	// trusted MRZ settled it.
+	Resolved bool `json:"resolved,omitempty"`
+	// Box is where the value was found, as fractions of the rectified
+	// side (X, Y, W, H); zero when unknown.
+	Box [4]float64 `json:"box"`
+}
+
+// OCRReadings is what ocr_extraction read, field by field and word by
+// word.
+type OCRReadings struct {
+	// Fields by field name (the definition's fields that are not fixed).
+	Fields map[string]FieldReading `json:"fields"`
+	// Words are the boxes of every word the page reading found, by side,
+	// as fractions of the rectified side (X, Y, W, H): where the card
+	// carries print.
+	Words map[string][][4]float64 `json:"words"`
+}
+
+// ValueOCRReadings is how each field was read (ocr_extraction sets it).
+var ValueOCRReadings = NewKey[OCRReadings]("ocr.readings")

@@ -64,8 +64,12 @@ func barcode(ctx context.Context, in inputs) layerResult {
 	text := res.GetText()
 	compared, agreed := 0, 0
 	var missing []string
+	// A printed value the reader came by weakly is no evidence: it is not
+	// looked for in the code.
+	firm, weak := firmFields(in.readings, in.fields, bd.Fields)
+	lr.unexamined = weak
 	for _, name := range bd.Fields {
-		v := in.fields[name]
+		v := firm[name]
 		if v == "" {
 			continue
 		}
@@ -78,6 +82,9 @@ func barcode(ctx context.Context, in inputs) layerResult {
 	}
 	if compared == 0 {
 		lr.skipped = "none of the fields the barcode encodes was read from the print"
+		if len(weak) > 0 {
+			lr.skipped = "could not examine: none of the fields the barcode encodes was read firmly from the print"
+		}
 		return lr
 	}
 	lr.score = float64(agreed) / float64(compared)

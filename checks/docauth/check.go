@@ -183,7 +183,10 @@ type inputs struct {
 	mrzFrom string
 	fields  map[string]string
 	quality *idv.OCRQuality
-	now     time.Time // the day of the verification
+	// readings is how ocr_extraction came by each field (nil when it did
+	// not say): a weak reading is no evidence against the card.
+	readings *idv.OCRReadings
+	now      time.Time // the day of the verification
 }
 
 // Run implements idv.Check.
@@ -218,6 +221,9 @@ func (k *Check) gather(ctx context.Context, c *idv.Case) (inputs, []layerResult)
 	}
 	if q, ok := idv.ValueOCRQuality.Get(c); ok {
 		in.quality = &q
+	}
+	if r, ok := idv.ValueOCRReadings.Get(c); ok {
+		in.readings = &r
 	}
 	_, in.fields = c.Fields()
 	if in.def == nil {
@@ -325,7 +331,6 @@ func grow(z idv.Zone) idv.Zone {
 
 // examine runs the layers on the gathered inputs.
 func (k *Check) examine(ctx context.Context, c *idv.Case, in inputs) []layerResult {
-	ds := collectDates(in.mrz, in.fields)
 	return []layerResult{
 		substrate(in),
 		docType(c, in),
@@ -335,8 +340,32 @@ func (k *Check) examine(ctx context.Context, c *idv.Case, in inputs) []layerResu
 		{name: layerSeal, skipped: featureSkip(in.def, "seal", "no reference emblem for it: not built")},
 		{name: layerHologram, skipped: "a hologram cannot be judged from one photo: it shows as a changing colour under changing angles"},
 		barcode(ctx, in),
-		validity(ds, c.Now),
+		validityOf(in),
 	}
+}
+
+// validityOf runs the validity layer on the MRZ's dates and the printed
+// ones. A printed date the reader came by weakly is no evidence against
+// the document: when the dates as read show a problem and some were read
+// weakly, the layer is judged on the firmly read ones alone and lists the
+// others as not examined. When they show none, the weak ones count with
+// the rest (an expiry misread as another valid date is a coincidence;
+// leaving them out made genuine cards without MRZ unexaminable: a Ghana
+// voter card of seed 2029 whose birth date was found without its
+// caption).
+func validityOf(in inputs) layerResult {
+	names := []string{"date_of_birth", "date_of_issue", "date_of_expiry"}
+	all := validity(collectDates(in.mrz, in.fields), in.now)
+	firm, weak := firmFields(in.readings, in.fields, names)
+	if len(all.findings) == 0 || len(weak) == 0 {
+		return all
+	}
+	lr := validity(collectDates(in.mrz, firm), in.now)
+	lr.unexamined = append(weak, lr.unexamined...)
+	if lr.skipped != "" {
+		lr.skipped = "could not examine: the dates were read only weakly"
+	}
+	return lr
 }
 
 // featureSkip is why a security-feature layer did not run: the definition

@@ -161,6 +161,55 @@ type Extraction struct {
 	Words   map[string][]Word
 }
 
+// Readings says how each field's value was come by and where the page
+// reading found words, for document_authenticity (idv.OCRReadings).
+func (ex *Extraction) Readings() idv.OCRReadings {
+	out := idv.OCRReadings{Fields: map[string]idv.FieldReading{}, Words: map[string][][4]float64{}}
+	from, resolved := map[string]bool{}, map[string]bool{}
+	for _, n := range ex.FromMRZ {
+		from[n] = true
+	}
+	for _, n := range ex.Resolved {
+		resolved[n] = true
+	}
+	for _, f := range ex.Definition.Fields {
+		if f.Fixed != "" {
+			continue
+		}
+		var r idv.FieldReading
+		switch loc, ok := ex.Located[f.Name]; {
+		case ex.Fields[f.Name] == "":
+		case from[f.Name]:
+			r.How = "mrz"
+		case ok:
+			r = idv.FieldReading{Side: loc.Side, How: loc.How, Conf: rawConf(loc.Raw), Resolved: resolved[f.Name]}
+			if b := loc.Value; b != nil {
+				r.Box = [4]float64{b.X, b.Y, b.W, b.H}
+			}
+		}
+		out.Fields[f.Name] = r
+	}
+	for side, ws := range ex.Words {
+		for _, w := range ws {
+			out.Words[side] = append(out.Words[side], [4]float64{w.Box.X, w.Box.Y, w.Box.W, w.Box.H})
+		}
+	}
+	return out
+}
+
+// rawConf is the confidence a field's raw reading ends with ("text|87").
+func rawConf(raw string) float64 {
+	i := strings.LastIndexByte(raw, '|')
+	if i < 0 {
+		return 0
+	}
+	var v float64
+	if _, err := fmt.Sscan(raw[i+1:], &v); err != nil {
+		return 0
+	}
+	return v
+}
+
 // InputError is returned by Extract when a capture cannot be used at all;
 // Reason is the decision reason.
 type InputError struct {
@@ -235,6 +284,7 @@ func (k *Check) Run(ctx context.Context, c *idv.Case) (idv.Outcome, error) {
 	if ex.MRZText != "" {
 		ValueMRZText.Set(c, ex.MRZText)
 	}
+	idv.ValueOCRReadings.Set(c, ex.Readings())
 	q := ex.Quality
 	out := idv.Outcome{
 		Status: idv.StatusPassed, Confidence: q.Score, HasConfidence: true,

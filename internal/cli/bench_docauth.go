@@ -22,11 +22,12 @@ func benchDocAuth(ctx context.Context, env *Env, args []string) error {
 	seed := fs.Uint64("seed", 1017, "seed of the corpus rendered when -dir is not given")
 	count := fs.Int("count", 72, "samples rendered per level when -dir is not given")
 	levels := fs.String("levels", "easy,medium", "difficulties rendered when -dir is not given")
+	cache := fs.String("ocr-cache", "", "keep ocr_extraction's outputs per capture in this folder and reuse them (empty it when checks/ocr changes)")
 	verbose := fs.Bool("v", false, "print every genuine capture not passed and every attack passed, with reasons")
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
-	o := docauthbench.Options{Seed: *seed, Count: *count, Levels: strings.Split(*levels, ",")}
+	o := docauthbench.Options{Seed: *seed, Count: *count, Levels: strings.Split(*levels, ","), OCRCache: *cache}
 	if *dirs != "" {
 		for _, d := range strings.Split(*dirs, ",") {
 			o.Dirs = append(o.Dirs, strings.TrimSpace(d))

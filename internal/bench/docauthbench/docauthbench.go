@@ -107,6 +107,10 @@ type Options struct {
 	Seed   uint64
 	Count  int
 	Levels []string
+	// OCRCache, when set, is a folder where ocr_extraction's outputs are
+	// kept per capture and taken from on later runs (see ocrState): for
+	// measuring changes to the authenticity check alone.
+	OCRCache string
 }
 
 // Report is what one run measured.
@@ -148,9 +152,24 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		// The corpus is made valid on its reference date.
 		c.Now = synth.ReferenceDate
 		c.Step = idv.Step{Name: idv.CheckOCR}
-		out, err := k.Run(ctx, c)
-		if err != nil {
-			return fmt.Errorf("%s: ocr: %w", s.Name, err)
+		var out idv.Outcome
+		cached := false
+		if o.OCRCache != "" {
+			var err error
+			if out, cached, err = loadOCR(o.OCRCache, s, c, reg.Definition); err != nil {
+				return fmt.Errorf("%s: ocr cache: %w", s.Name, err)
+			}
+		}
+		if !cached {
+			var err error
+			if out, err = k.Run(ctx, c); err != nil {
+				return fmt.Errorf("%s: ocr: %w", s.Name, err)
+			}
+			if o.OCRCache != "" {
+				if err := saveOCR(o.OCRCache, s, c, out); err != nil {
+					return fmt.Errorf("%s: ocr cache: %w", s.Name, err)
+				}
+			}
 		}
 		var v Verdict
 		var cpu time.Duration
