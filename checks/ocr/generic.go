@@ -141,6 +141,12 @@ const anyDateChars = "0123456789ABCDEFGJLMNOPRSTUVY/.- "
 //   - a name does not run through a caption's number (2a. of "2a.
 //     Grösse/Taille/Height", the field after the given names on the
 //     Luxembourg page: ICAO numbers the captions of the data zone);
+//   - a name printed twice, in the issuer's script and after a slash in
+//     Latin letters (ТКАЧЕНКО/TKACHENKO on the Ukrainian specimen, as
+//     ICAO 9303 part 3 asks of issuers whose script is not Latin), is
+//     its Latin part: the box reading drops the slash and runs the two
+//     together, and tesseract's Latin model reads the other script as
+//     Latin-looking letters (TKAYEHKO);
 //   - a surname and given names read from one line are one caption's
 //     value (Name (Surname, Given names)): split at the comma the page
 //     reading kept, or not presented.
@@ -166,6 +172,15 @@ func genericChecks(d *idv.DocumentDefinition, ly *layout, rs map[string]fieldRea
 		case "surname", "given_names":
 			if ly.captionWordStart(r.value) || ly.numberedCaption(r.box) {
 				drop(name)
+				continue
+			}
+			if latin, ok := ly.afterSlash(r.box); ok {
+				if v, ok := Normalize(f, latin); ok {
+					r.value, r.raw = v, "latin part: "+latin+" of "+r.raw
+					rs[name] = r
+				} else {
+					drop(name)
+				}
 			}
 		}
 	}
@@ -217,6 +232,24 @@ func (ly *layout) wholeRun(r image.Rectangle) bool {
 		}
 	}
 	return true
+}
+
+// afterSlash: the page read the words in r as two forms of one value
+// joined by a slash (a word split at a '/', not at a comma); it returns
+// the words after the last slash.
+func (ly *layout) afterSlash(r image.Rectangle) (string, bool) {
+	in := ly.wordsIn(r)
+	for k := len(in) - 1; k > 0; k-- {
+		w, prev := ly.pg.words[in[k]], ly.pg.words[in[k-1]]
+		if w.listed && !strings.HasSuffix(prev.text, ",") {
+			var parts []string
+			for _, i := range in[k:] {
+				parts = append(parts, ly.pg.words[i].text)
+			}
+			return strings.Join(parts, " "), true
+		}
+	}
+	return "", false
 }
 
 // wholeWords: the words the page read in r are v, whole (a value read

@@ -91,6 +91,16 @@ func TestGenericSpecimens(t *testing.T) {
 		// An MRV-A visa: its MRZ passes its check digits but is not a
 		// passport's or a card's, so it settles no field of either.
 		{image: "arg0s_visas__USA.png", none: true},
+		// Ukraine, scanned to the page's edges: the outline search takes
+		// the portrait for the page, and the MRZ places the page instead
+		// (placement.go). Names and months are printed in Ukrainian and
+		// after a slash in Latin letters (ТКАЧЕНКО/TKACHENKO, 24 СЕР/AUG
+		// 91): the Latin part is the value. Nothing is copied from the MRZ
+		// but the nationality (printed УКРАЇНА/UKRAINE, no code).
+		{image: "arg0s_passports__Ukraine.png", config: "generic_passport", want: map[string]string{
+			"issuing_state": "UKR", "passport_number": "XX000000", "surname": "TKACHENKO", "given_names": "MARIANA",
+			"date_of_birth": "24.08.1991", "sex": "F", "date_of_expiry": "25.09.2023"},
+			printed: []string{"issuing_state", "passport_number", "surname", "given_names", "date_of_birth", "sex", "date_of_expiry"}},
 		// Luxembourg, photographed in perspective and cut by the frame:
 		// since the page's sides are refined on one consistent line each
 		// the MRZ reads with its check digits passing (before, one error
