@@ -194,8 +194,8 @@ func rectifyBack(img image.Image, d *idv.DocumentDefinition) (*vision.Card, erro
 
 // byMRZ reads front again with the generic candidates placed by the MRZ
 // the capture shows, when best, a generic reading, read no key field
-// from the print: its outline or its way up is then likely wrong, or the
-// capture holds both sides of a card. The reading that presents more key
+// from the print and did not find that MRZ on its side (its outline or
+// its way up is then wrong), or the capture holds both sides of a card. The reading that presents more key
 // fields from the print is kept, unless it ranks clearly lower (it
 // matched its definition worse). Only a generic definition's reading is
 // retried: an issuer's definition is tuned on its captures as they are.
@@ -231,6 +231,15 @@ func (k *Check) byMRZ(ctx context.Context, front image.Image, back image.Image, 
 		}
 		if frontCard == nil {
 			frontCard = mrzCard
+			if best.Definition == d && best.mrzMatch {
+				// The side found by its outline showed this MRZ in the
+				// definition's zone, read the right way up: the outline
+				// holds the document, and whatever its print missed
+				// another outline will not read better (the Polish
+				// page, placed again, read caption fragments as its
+				// names).
+				continue
+			}
 			if c := best.Cards["front"]; c != nil && best.Definition == d && sameOutline(c, pl.mrzSide) {
 				// The outline found is the MRZ's: nothing to read again.
 				continue
