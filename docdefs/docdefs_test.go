@@ -14,7 +14,7 @@ import (
 
 func TestDefaultHasEveryDefinition(t *testing.T) {
 	want := []string{
-		"generic_id_card", "generic_passport", "ghana_voter_id", "ke_maisha_card", "ke_national_id", "ke_passport",
+		"generic_id_card", "generic_passport", "generic_td2", "ghana_voter_id", "ke_maisha_card", "ke_national_id", "ke_passport",
 		"kenya_national_id", "nigeria_national_id", "south_africa_id", "tanzania_national_id",
 		"uganda_driving_licence", "uganda_national_id_new", "uganda_national_id_old",
 	}
@@ -112,7 +112,7 @@ func TestParseRejects(t *testing.T) {
 // field they carry must come from that MRZ, or an unknown layout would leave
 // it unread on every foreign document.
 func TestGenericDefinitionsAreMRZBacked(t *testing.T) {
-	want := map[string]string{"generic_passport": "TD3", "generic_id_card": "TD1"}
+	want := map[string]string{"generic_passport": "TD3", "generic_id_card": "TD1", "generic_td2": "TD2"}
 	for _, d := range Default().All() {
 		if !d.Generic() {
 			continue

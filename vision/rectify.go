@@ -72,6 +72,30 @@ func Rectify(img image.Image, def *idv.DocumentDefinition, side string) (*Card, 
 	return c, nil
 }
 
+// RectifyQuad warps the outline q of img (corners top-left, top-right,
+// bottom-right, bottom-left of the upright card) to def's canonical size,
+// for a caller that placed the card by other evidence than its outline
+// (the MRZ, whose print says where the document's foot is and how large
+// it is): no outline is searched for and no way up is chosen.
+func RectifyQuad(img image.Image, q Quad, def *idv.DocumentDefinition) (*Card, error) {
+	if def == nil || def.Size.Aspect() <= 0 {
+		return nil, fmt.Errorf("vision: definition without a size")
+	}
+	w, h := CanonicalSize(def)
+	out, ok := warp(img, q, w, h)
+	if !ok {
+		return nil, ErrCardNotFound
+	}
+	c := &Card{Image: out, Detection: Detection{Quad: q, Found: true}, SourceWidth: (q.side(0) + q.side(2)) / 2, UprightMargin: 1}
+	b := img.Bounds()
+	for _, p := range q {
+		if p.X < float64(b.Min.X)-2 || p.Y < float64(b.Min.Y)-2 || p.X > float64(b.Max.X)+2 || p.Y > float64(b.Max.Y)+2 {
+			c.Clipped = true
+		}
+	}
+	return c, nil
+}
+
 // Turn returns the card turned half a turn, for callers whose own evidence
 // (OCR confidence) contradicts the layout's.
 func (c *Card) Turn() *Card {

@@ -96,7 +96,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 		Located: map[string]Located{}, Words: map[string][]Word{}}
 	cards := map[string]*vision.Card{"front": front}
 	if d.HasSide("back") && backImg != nil {
-		bc, err := vision.Rectify(backImg, d, "back")
+		bc, err := rectifyBack(backImg, d)
 		if err != nil {
 			ex.Reasons = appendUnique(ex.Reasons, "back_"+reasonFor(err))
 		} else {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -25,6 +26,7 @@ const dateAny = "any"
 type dateToken struct {
 	num   string
 	month int
+	exact bool // the month's English name read as printed
 }
 
 // anyDate reads a date printed day-month-year with a numeric or named
@@ -49,9 +51,20 @@ func anyDate(raw string, f idv.FieldDef, now time.Time) string {
 			continue
 		}
 		if len(w) >= 3 {
-			// A month named twice (APR/AVR, bilingual) counts once.
-			if m := monthIndex(w[:3]); m > 0 && (len(toks) == 0 || toks[len(toks)-1].month == 0) {
-				toks = append(toks, dateToken{month: m})
+			// A month named twice (APR/AVR, bilingual) counts once. Of
+			// the two, an English name read exactly is the month: the
+			// other may be another language's that is one letter from a
+			// different English month (Ukrainian СЕР, August, read CEP,
+			// one letter from SEP, on the Ukrainian specimen's
+			// 24 СЕР/AUG 91).
+			m := monthIndex(w[:3])
+			exact := slices.Contains(monthNames, w[:3])
+			switch {
+			case m == 0:
+			case len(toks) == 0 || toks[len(toks)-1].month == 0:
+				toks = append(toks, dateToken{month: m, exact: exact})
+			case exact && !toks[len(toks)-1].exact:
+				toks[len(toks)-1] = dateToken{month: m, exact: true}
 			}
 		}
 		// Other words (the second language of a bilingual month,
@@ -121,11 +134,19 @@ const anyDateChars = "0123456789ABCDEFGJLMNOPRSTUVY/.- "
 //   - a country code (issuing state, nationality) is a word of its own:
 //     one picked out of a longer run is part of a name or a title (OF of
 //     REPUBLIC OF CHINA, A of a line of Chinese read as Latin letters);
+//     So is one picked out of a longer word (XX of the Ukrainian
+//     specimen's passport number XX000000, right of "Country code");
 //   - a name is no caption's fragment (SURNA of a caption the page
 //     reading cut);
 //   - a name does not run through a caption's number (2a. of "2a.
 //     Grösse/Taille/Height", the field after the given names on the
 //     Luxembourg page: ICAO numbers the captions of the data zone);
+//   - a name printed twice, in the issuer's script and after a slash in
+//     Latin letters (ТКАЧЕНКО/TKACHENKO on the Ukrainian specimen, as
+//     ICAO 9303 part 3 asks of issuers whose script is not Latin), is
+//     its Latin part: the box reading drops the slash and runs the two
+//     together, and tesseract's Latin model reads the other script as
+//     Latin-looking letters (TKAYEHKO);
 //   - a surname and given names read from one line are one caption's
 //     value (Name (Surname, Given names)): split at the comma the page
 //     reading kept, or not presented.
@@ -145,12 +166,21 @@ func genericChecks(d *idv.DocumentDefinition, ly *layout, rs map[string]fieldRea
 		}
 		switch f.MRZ {
 		case "issuing_state", "nationality":
-			if !ly.wholeRun(r.box) {
+			if !ly.wholeRun(r.box) || !ly.wholeWords(r.box, r.value) {
 				drop(name)
 			}
 		case "surname", "given_names":
 			if ly.captionWordStart(r.value) || ly.numberedCaption(r.box) {
 				drop(name)
+				continue
+			}
+			if latin, ok := ly.afterSlash(r.box); ok {
+				if v, ok := Normalize(f, latin); ok {
+					r.value, r.raw = v, "latin part: "+latin+" of "+r.raw
+					rs[name] = r
+				} else {
+					drop(name)
+				}
 			}
 		}
 	}
@@ -202,6 +232,38 @@ func (ly *layout) wholeRun(r image.Rectangle) bool {
 		}
 	}
 	return true
+}
+
+// afterSlash: the page read the words in r as two forms of one value
+// joined by a slash (a word split at a '/', not at a comma); it returns
+// the words after the last slash.
+func (ly *layout) afterSlash(r image.Rectangle) (string, bool) {
+	in := ly.wordsIn(r)
+	for k := len(in) - 1; k > 0; k-- {
+		w, prev := ly.pg.words[in[k]], ly.pg.words[in[k-1]]
+		if w.listed && !strings.HasSuffix(prev.text, ",") {
+			var parts []string
+			for _, i := range in[k:] {
+				parts = append(parts, ly.pg.words[i].text)
+			}
+			return strings.Join(parts, " "), true
+		}
+	}
+	return "", false
+}
+
+// wholeWords: the words the page read in r are v, whole (a value read
+// from a crop where the page had no word passes).
+func (ly *layout) wholeWords(r image.Rectangle, v string) bool {
+	in := ly.wordsIn(r)
+	if len(in) == 0 {
+		return true
+	}
+	var b strings.Builder
+	for _, i := range in {
+		b.WriteString(docdefs.LabelKey(ly.pg.words[i].text))
+	}
+	return b.String() == docdefs.LabelKey(v)
 }
 
 // captionWordStart: a word of the value is the start of a word of one of

@@ -27,6 +27,10 @@ func TestAnyDate(t *testing.T) {
 		{raw: "12 AUGUST AOUT 74", want: "12.08.1974"},
 		{raw: "03 MAR 05", want: "03.03.2005"},
 		{raw: "15 APR/AVR 12", want: "15.04.2012", expiry: true},
+		// The national month first, one letter from another English
+		// month (Ukrainian СЕР, August, read CEP): the English one rules.
+		{raw: "24 CEP/AUG 91", want: "24.08.1991"},
+		{raw: "25 BEP SEP 13", want: "25.09.2013", expiry: true},
 		{raw: "12 08 1964", want: "12.08.1964"},
 		{raw: "O1.07.2009", want: "01.07.2009"},
 		{raw: "12081964", want: "12.08.1964"},

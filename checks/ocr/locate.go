@@ -420,8 +420,11 @@ func (ly *layout) tailOfCaption(i int, f idv.FieldDef) bool {
 		h := float64(a.box.Dy())
 		ratio := float64(b.box.Dy()) / h
 		k := docdefs.LabelKey(b.text)
+		// A word read under 40 is tesseract's guess at print in another
+		// script (Ім'я/ read "tu's!" before Given Names on the Ukrainian
+		// specimen, the slash lost with it), not a caption's first word.
 		if float64(a.box.Min.X-b.box.Max.X) <= 0.8*h && ratio > 0.75 && ratio < 1.33 && len(k) >= 2 &&
-			!strings.ContainsAny(b.text, "0123456789") && !own[k] {
+			!strings.ContainsAny(b.text, "0123456789") && !own[k] && b.conf >= 40 {
 			return true
 		}
 	}

@@ -409,7 +409,9 @@ func (k *Check) extract(ctx context.Context, imgs map[string]image.Image, cands 
 			break
 		}
 	}
-	return best, nil
+	// A generic reading that found no key field in the print is read
+	// again where the capture's MRZ puts the document (placement.go).
+	return k.byMRZ(ctx, front, imgs[idv.SlotBack], live, best, mrz, now)
 }
 
 func (e *Extraction) rank() float64 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"image"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/tambua/tambua/docdefs"
@@ -18,7 +19,11 @@ import (
 // lines are found, and every front field is taken next to its caption.
 func TestWeakCaptionsReadAgain(t *testing.T) {
 	reg := docdefs.Default()
-	gen, err := synth.New(synth.Options{Definitions: reg.All(), Seed: 1, Difficulty: synth.Easy, Variant: "flow"})
+	// The card this test was written on: synth's samples follow the
+	// list of definitions (index i*len(defs)+di), so the definitions
+	// added since (generic_td2) are left out to keep drawing it.
+	defs := slices.DeleteFunc(reg.All(), func(d *idv.DocumentDefinition) bool { return d.Config == "generic_td2" })
+	gen, err := synth.New(synth.Options{Definitions: defs, Seed: 1, Difficulty: synth.Easy, Variant: "flow"})
 	if err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal(err)

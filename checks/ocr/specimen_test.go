@@ -25,7 +25,7 @@ func genericDefs(t *testing.T) []*idv.DocumentDefinition {
 			out = append(out, d)
 		}
 	}
-	require.Len(t, out, 2)
+	require.Len(t, out, 3)
 	return out
 }
 
@@ -88,9 +88,25 @@ func TestGenericSpecimens(t *testing.T) {
 			"given_names": "QUO", "nationality": "CHE", "sex": "F", "date_of_birth": "28.02.1981", "date_of_expiry": "01.01.2013"}},
 		{image: "passeye_100_id-si.jpg", config: "generic_id_card", want: map[string]string{
 			"document_number": "099991001", "surname": "VZOREC", "given_names": "TINA", "issuing_state": "SI"}},
+		// ICAO's TD2 specimen (an official travel document, 105 x 74 mm)
+		// is read as generic_td2: number, surname and date of birth
+		// printed, agreeing with its MRZ.
+		{image: "passeye_passport-td2.jpg", config: "generic_td2", want: map[string]string{
+			"document_number": "D23145890", "surname": "ERIKSSON", "given_names": "ANNA MARIA", "date_of_birth": "12.08.1974"},
+			printed: []string{"document_number", "surname", "date_of_birth"}},
 		// An MRV-A visa: its MRZ passes its check digits but is not a
 		// passport's or a card's, so it settles no field of either.
 		{image: "arg0s_visas__USA.png", none: true},
+		// Ukraine, scanned to the page's edges: the outline search takes
+		// the portrait for the page, and the MRZ places the page instead
+		// (placement.go). Names and months are printed in Ukrainian and
+		// after a slash in Latin letters (ТКАЧЕНКО/TKACHENKO, 24 СЕР/AUG
+		// 91): the Latin part is the value. Nothing is copied from the MRZ
+		// but the nationality (printed УКРАЇНА/UKRAINE, no code).
+		{image: "arg0s_passports__Ukraine.png", config: "generic_passport", want: map[string]string{
+			"issuing_state": "UKR", "passport_number": "XX000000", "surname": "TKACHENKO", "given_names": "MARIANA",
+			"date_of_birth": "24.08.1991", "sex": "F", "date_of_expiry": "25.09.2023"},
+			printed: []string{"issuing_state", "passport_number", "surname", "given_names", "date_of_birth", "sex", "date_of_expiry"}},
 		// Luxembourg, photographed in perspective and cut by the frame:
 		// since the page's sides are refined on one consistent line each
 		// the MRZ reads with its check digits passing (before, one error

@@ -27,7 +27,7 @@ func TestDocdefsList(t *testing.T) {
 	code, out, _ := runCLI(t, "", "docdefs", "list")
 	require.Equal(t, ExitOK, code)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	assert.Len(t, lines, 14, "a header and 13 definitions")
+	assert.Len(t, lines, 15, "a header and 14 definitions")
 	assert.Contains(t, out, "kenya_national_id")
 	for _, l := range lines {
 		if strings.HasPrefix(l, "generic_") {
