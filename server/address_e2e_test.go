@@ -34,6 +34,9 @@ func TestAddressVerificationEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end with tesseract: not in -short")
 	}
+	if raceEnabled {
+		t.Skip("the real checks take minutes under the race detector; scripts/test.sh runs this without it")
+	}
 	fixtures.Need(t, synth.DefaultFacesDir, "dlib example faces (libdlib-data)")
 	ctx := context.Background()
 
