@@ -31,6 +31,9 @@ fi
 # the real checks tenfold) and the replica test (its servers are its own
 # binary, too slow under the detector for its shortened timeouts).
 go test -count=1 -timeout 10m -run '^(TestConsoleEndToEnd|TestServeReplicas)$' ./internal/cli 2>&1 | tee -a "$log" || status=1
+# Likewise the server's end-to-end test of address_verification with the
+# real OCR and address checks (minutes under the detector, seconds without).
+go test -count=1 -timeout 10m -run '^TestAddressVerificationEndToEnd$' ./server 2>&1 | tee -a "$log" || status=1
 
 # The capture SDKs (sdk/): the committed web bundle must be a fresh build
 # of sdk/web (byte for byte) within its size budget, the TypeScript must

@@ -131,7 +131,10 @@ func TestUploadErrors(t *testing.T) {
 	require.NoError(t, err)
 	otherTok := e.tokenFor(other.ID, otherSecret)
 	archived := e.createWorkflow("Archived one", idv.CheckOCR)
-	lacking := e.createWorkflow("Needs address", idv.CheckOCR, idv.CheckAddress) // not in this engine
+	// A check this test binary does not link (address_verification is
+	// linked now, for its end-to-end test).
+	require.NotContains(t, idv.Registered(), idv.CheckAge)
+	lacking := e.createWorkflow("Needs age", idv.CheckOCR, idv.CheckAge) // not in this engine
 	_, err = e.admin.SetWorkflowStatus(context.Background(), archived.ID, idv.WorkflowArchived)
 	require.NoError(t, err)
 	poorOrg, _ := e.admin.CreateOrganisation(context.Background(), "Poor")

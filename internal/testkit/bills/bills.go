@@ -9,6 +9,7 @@ package bills
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 )
@@ -125,6 +126,28 @@ func Generate(family string, n int, seed uint64, now time.Time) []Case {
 		c.Kind, c.Issuer = is.kind, is.name
 		c.doc = layout(r, family, c, is)
 		out = append(out, c)
+	}
+	return out
+}
+
+// Addressed returns the case printed to another addressee: onID is the
+// name on the holder's ID card and printed the name the document shows in
+// place of the drawn one (the heldout family prints it in capitals, as it
+// did the drawn one). Layout, issuer, address and dates stay; Decision and
+// Reason are the drawn scenario's, for the caller to restate.
+// End-to-end tests use it to address a bill to the holder of a card
+// rendered by the synth package.
+func (c Case) Addressed(onID, printed string) Case {
+	out := c
+	out.HolderOnID, out.PrintedName = onID, printed
+	out.doc.items = slices.Clone(c.doc.items)
+	for i, it := range out.doc.items {
+		switch it.text {
+		case c.PrintedName:
+			out.doc.items[i].text = printed
+		case strings.ToUpper(c.PrintedName):
+			out.doc.items[i].text = strings.ToUpper(printed)
+		}
 	}
 	return out
 }
