@@ -143,6 +143,13 @@ func (rc *receiver) resetPeak() int {
 	return p
 }
 
+// openNow is how many requests are being answered.
+func (rc *receiver) openNow() int {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return rc.open
+}
+
 func (rc *receiver) setStatus(f func(n int) int) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
