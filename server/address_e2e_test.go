@@ -71,6 +71,11 @@ func TestAddressVerificationEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	theirs, err := drawn.Bytes(7)
 	require.NoError(t, err)
+	// The same bill as its issuer's PDF download, read from its text layer.
+	asPDF := drawn.Addressed(holder, "Mr "+strings.Join(titled, " "))
+	asPDF.Format = "pdf_text"
+	minePDF, err := asPDF.Bytes(7)
+	require.NoError(t, err)
 
 	e := newEnvWith(t, nil, ocr.New(), address.New(address.DefaultLimits))
 	wf := e.createWorkflow("ID and proof of address", idv.CheckOCR, idv.CheckAddress)
@@ -119,6 +124,17 @@ func TestAddressVerificationEndToEnd(t *testing.T) {
 		assert.Equal(t, "accept", r.str("verification_decision"))
 		assert.Equal(t, []any{}, r.obj["decision_reasons"])
 		assert.NotEmpty(t, r.str("proof_of_address_url"))
+	})
+
+	t.Run("holder's PDF statement matches", func(t *testing.T) {
+		r, sec := post(t, "poa-pdf", part{"proof_of_address", minePDF})
+		assert.Equal(t, "match", sec["decision"], "%v", sec)
+		assert.Equal(t, "pdf_text", sec["source"])
+		assert.Equal(t, drawn.IssueDate.Format(time.DateOnly), sec["issue_date"])
+		assert.Equal(t, "accept", r.str("verification_decision"))
+		got := e.get(r.str("proof_of_address_url"))
+		assert.Equal(t, minePDF, got.body)
+		assert.Equal(t, "application/pdf", got.header.Get("Content-Type"))
 	})
 
 	t.Run("another person's bill does not match", func(t *testing.T) {

@@ -556,6 +556,8 @@ func (rp *reviewPages) image(w http.ResponseWriter, r *http.Request, m *member) 
 		ct = "image/png"
 	case ".webp":
 		ct = "image/webp"
+	case ".pdf":
+		ct = "application/pdf"
 	}
 	w.Header().Set("Content-Type", ct)
 	w.Header().Set("Cache-Control", "private, no-store")

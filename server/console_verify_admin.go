@@ -76,7 +76,7 @@ func (c *console) verifyAdmin(ctx context.Context, m *member, tf *testFiles) (st
 			return store.OrgProfile{}, nil, aerr
 		}
 		tf.files[i].format = format
-		images[f.slot] = idv.Image{Data: f.data, ContentType: "image/" + format}
+		images[f.slot] = idv.Image{Data: f.data, ContentType: contentType(format)}
 	}
 	if _, ok := images["selfie"]; !ok {
 		return store.OrgProfile{}, nil, idv.Errorf(idv.EInvalid, "a live selfie is required")

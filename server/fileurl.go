@@ -65,6 +65,8 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 		ct = "image/png"
 	case ".webp":
 		ct = "image/webp"
+	case ".pdf":
+		ct = "application/pdf"
 	}
 	w.Header().Set("Content-Type", ct)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
@@ -82,6 +84,8 @@ func imageExt(format string) string {
 		return ".png"
 	case "webp":
 		return ".webp"
+	case "pdf":
+		return ".pdf"
 	}
 	return ".bin"
 }

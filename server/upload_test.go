@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/testkit/bills"
 	"github.com/tambua/tambua/server"
 )
 
@@ -215,6 +216,9 @@ func TestUploadErrors(t *testing.T) {
 		{"check missing from this build", tok, "", e.uploadMessage(lacking, nil), ok, 503, 503},
 		{"config not in the workflow", tok, "", msg(map[string]any{"config": "uganda_driving_licence"}), ok, 422, 422},
 		{"unreadable image", tok, "", msg(nil), []part{{"front", []byte("GIF89a not really")}, {"back", back}}, 415, 415},
+		{"a PDF as the card", tok, "", msg(nil), []part{{"front", statementPDF()}, {"back", back}}, 415, 415},
+		{"an encrypted PDF statement", tok, "", msg(nil), []part{{"front", front}, {"back", back}, {"proof_of_address", encryptedPDF()}}, 415, 415},
+		{"a truncated PDF statement", tok, "", msg(nil), []part{{"front", front}, {"back", back}, {"proof_of_address", statementPDF()[:200]}}, 415, 415},
 		{"file over the byte limit", tok, "", msg(nil), []part{{"front", bigJPEG}, {"back", back}}, 413, 413},
 		{"image over the pixel limit", tok, "", msg(nil), []part{{"front", pngHuge}, {"back", back}}, 413, 413},
 		{"insufficient units", poorTok, "", map[string]any{"rpcQueue": "idv-gateway-v2", "menu": "service-ai", "method": "init",
@@ -336,6 +340,14 @@ func TestUploadNoAdapterAndSlots(t *testing.T) {
 		require.Equal(t, 200, r.status, string(r.body))
 		assert.Equal(t, front, e.get(r.str("document_url")).body)
 		assert.Zero(t, e.ocr.runs.Load())
+	})
+	t.Run("a PDF statement", func(t *testing.T) {
+		doc := statementPDF()
+		r := e.upload(tok, e.uploadMessage(e.wfOCR, nil), part{"front", front}, part{"back", back}, part{"proof_of_address", doc})
+		require.Equal(t, 200, r.status, string(r.body))
+		got := e.get(r.str("proof_of_address_url"))
+		assert.Equal(t, doc, got.body)
+		assert.Equal(t, "application/pdf", got.header.Get("Content-Type"))
 	})
 	t.Run("any slot name", func(t *testing.T) {
 		poa := pngBytes(t, blocks(7, 200, 280))
@@ -569,4 +581,21 @@ func TestEngineFailureAnswers502AndBillsNothing(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, done+pending)
 	assert.Contains(t, e.logs.String(), "disk full")
+}
+
+// statementPDF is a one-page PDF with a line of text, as a bank's
+// statement download is.
+func statementPDF() []byte {
+	content := "BT /F1 12 Tf 72 720 Td (STATEMENT OF ACCOUNT) Tj ET"
+	return bills.PDF([]string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>"}, "")
+}
+
+// encryptedPDF is a PDF protected by a password.
+func encryptedPDF() []byte {
+	return bills.PDF([]string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count 0 >>",
+		"<< /Filter /Standard /V 1 /R 2 /O (0123456789abcdef0123456789abcdef) /U (0123456789abcdef0123456789abcdef) /P -4 >>"},
+		"/Encrypt 3 0 R /ID [<00112233445566778899aabbccddeeff> <00112233445566778899aabbccddeeff>]")
 }

@@ -23,6 +23,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tambua/tambua/checks/address/pdf"
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/vision"
 )
@@ -82,6 +83,9 @@ func (s *Server) checkImage(ctx context.Context, slot string, data []byte) (stri
 	if int64(len(data)) > s.cfg.Limits.FileBytes {
 		return "", apiErr(CodePayloadTooLarge, "%s is larger than %d bytes", slot, s.cfg.Limits.FileBytes)
 	}
+	if pdf.Is(data) && slot != idv.SlotFront && slot != idv.SlotBack && slot != idv.SlotSelfie {
+		return checkPDF(ctx, slot, data)
+	}
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 {
 		return "", apiErr(CodeUnreadableImage, "%s is not a readable JPEG or PNG image", slot)
@@ -113,6 +117,34 @@ func (s *Server) checkImage(ctx context.Context, slot string, data []byte) (stri
 		return "", apiErr(CodeUnreadableImage, "%s is not a readable %s image: its data is corrupt or truncated", slot, strings.ToUpper(format))
 	}
 	return format, nil
+}
+
+// checkPDF decides upfront whether a document part sent as a PDF (a
+// statement for address_verification) can be read: poppler's pdfinfo,
+// bounded in time and memory, says whether it opens, is not encrypted and
+// has at most pdf.DefaultLimits' pages. Captures of the card and the
+// selfie are images only.
+func checkPDF(ctx context.Context, slot string, data []byte) (string, *APIError) {
+	_, err := pdf.Check(ctx, pdf.DefaultLimits, data)
+	switch {
+	case err == nil:
+		return "pdf", nil
+	case errors.Is(err, pdf.ErrTooLarge):
+		return "", apiErr(CodePayloadTooLarge, "%s: %v", slot, err)
+	case errors.Is(err, pdf.ErrEncrypted):
+		return "", apiErr(CodeUnreadableImage, "%s is an encrypted PDF: send it without a password", slot)
+	case errors.Is(err, pdf.ErrMalformed):
+		return "", apiErr(CodeUnreadableImage, "%s is not a readable PDF", slot)
+	}
+	return "", apiErr(CodeInternal, "the PDF in %s could not be inspected", slot)
+}
+
+// contentType is the media type of a checked part's format.
+func contentType(format string) string {
+	if format == "pdf" {
+		return "application/pdf"
+	}
+	return "image/" + format
 }
 
 // validID reports whether an identifier from a message is printable ASCII
@@ -592,7 +624,7 @@ func (s *Server) runClaimed(ctx context.Context, in *verifyInput, wf Workflow, p
 		u := s.FileURL(key)
 		files[u] = key
 		urls[idv.OriginalImageName(f.slot)] = u
-		images[f.slot] = idv.Image{Data: f.data, ContentType: "image/" + f.format}
+		images[f.slot] = idv.Image{Data: f.data, ContentType: contentType(f.format)}
 		// The minted URL replaces any value the caller put under that key.
 		msg[f.slot+"_url"], _ = json.Marshal(u)
 	}

@@ -9,9 +9,7 @@ import (
 	"image/png"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -21,6 +19,7 @@ import (
 
 	"github.com/otiai10/gosseract/v2"
 
+	"github.com/tambua/tambua/checks/address/pdf"
 	"github.com/tambua/tambua/checks/internal/tess"
 	"github.com/tambua/tambua/vision"
 )
@@ -39,13 +38,19 @@ type Limits struct {
 }
 
 // DefaultLimits: a bank statement of a few months, read in bounded time.
-var DefaultLimits = Limits{PDFBytes: 10 << 20, PDFPages: 30, ReadPages: 2, ToolTime: 10 * time.Second, ToolMemory: 1 << 30}
+var DefaultLimits = Limits{PDFBytes: pdf.DefaultLimits.Bytes, PDFPages: pdf.DefaultLimits.Pages, ReadPages: 2,
+	ToolTime: pdf.DefaultLimits.ToolTime, ToolMemory: pdf.DefaultLimits.ToolMemory}
+
+// tools are the limits the PDF tools run under.
+func (lim Limits) tools() pdf.Limits {
+	return pdf.Limits{Bytes: lim.PDFBytes, Pages: lim.PDFPages, ToolTime: lim.ToolTime, ToolMemory: lim.ToolMemory}
+}
 
 // Errors of reading, each a reason the document cannot be examined.
 var (
-	ErrPDFEncrypted = errors.New("address: the PDF is encrypted")
-	ErrPDFTooLarge  = errors.New("address: the PDF is too large")
-	ErrPDFMalformed = errors.New("address: the PDF cannot be read")
+	ErrPDFEncrypted = pdf.ErrEncrypted
+	ErrPDFTooLarge  = pdf.ErrTooLarge
+	ErrPDFMalformed = pdf.ErrMalformed
 	ErrNoText       = errors.New("address: no text found on the document")
 )
 
@@ -86,7 +91,7 @@ func Read(ctx context.Context, data []byte, lim Limits) (*Page, error) {
 // says the lines read so far are enough to judge the document; the page is
 // read from the top, in parts (a text layer is read whole).
 func ReadUntil(ctx context.Context, data []byte, lim Limits, enough func([]Line) bool) (*Page, error) {
-	if bytes.HasPrefix(data, []byte("%PDF-")) {
+	if pdf.Is(data) {
 		return readPDF(ctx, data, lim, enough)
 	}
 	img, err := vision.Decode(data)
@@ -393,11 +398,6 @@ func hasAlnum(s string) bool {
 	return false
 }
 
-var (
-	pagesRe     = regexp.MustCompile(`(?m)^Pages:\s+(\d+)`)
-	encryptedRe = regexp.MustCompile(`(?m)^Encrypted:\s+yes`)
-)
-
 // readPDF reads a PDF with poppler's tools (Debian poppler-utils): they
 // read the PDFs real issuers produce, including damaged ones, and run as
 // separate processes bounded in time and memory, so a hostile file cannot
@@ -415,26 +415,12 @@ func readPDF(ctx context.Context, data []byte, lim Limits, enough func([]Line) b
 	if err := os.WriteFile(file, data, 0o600); err != nil {
 		return nil, err
 	}
-	info, err := tool(ctx, lim, "pdfinfo", file)
+	pages, err := pdf.Pages(ctx, lim.tools(), file)
 	if err != nil {
-		if encryptedRe.Match(info) || bytes.Contains(info, []byte("Incorrect password")) {
-			return nil, ErrPDFEncrypted
-		}
-		return nil, fmt.Errorf("%w: %v", ErrPDFMalformed, err)
-	}
-	if encryptedRe.Match(info) {
-		return nil, ErrPDFEncrypted
-	}
-	m := pagesRe.FindSubmatch(info)
-	if m == nil {
-		return nil, fmt.Errorf("%w: no page count", ErrPDFMalformed)
-	}
-	pages, _ := strconv.Atoi(string(m[1]))
-	if pages < 1 || pages > lim.PDFPages {
-		return nil, fmt.Errorf("%w: %d pages, at most %d", ErrPDFTooLarge, pages, lim.PDFPages)
+		return nil, err
 	}
 	last := strconv.Itoa(min(pages, lim.ReadPages))
-	text, err := tool(ctx, lim, "pdftotext", "-layout", "-enc", "UTF-8", "-f", "1", "-l", last, file, "-")
+	text, err := pdf.Tool(ctx, lim.tools(), "pdftotext", "-layout", "-enc", "UTF-8", "-f", "1", "-l", last, file, "-")
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrPDFMalformed, err)
 	}
@@ -444,7 +430,7 @@ func readPDF(ctx context.Context, data []byte, lim Limits, enough func([]Line) b
 	// No text layer: a scan saved as PDF. Its first page is rasterised in
 	// grey at 200 dpi, no larger than pageSide (A4 comes out near it), and
 	// read like a scan.
-	if _, err := tool(ctx, lim, "pdftoppm", "-r", "200", "-f", "1", "-l", "1", "-singlefile", "-png", "-gray",
+	if _, err := pdf.Tool(ctx, lim.tools(), "pdftoppm", "-r", "200", "-f", "1", "-l", "1", "-singlefile", "-png", "-gray",
 		"-scale-to", strconv.Itoa(pageSide), file, filepath.Join(dir, "page")); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrPDFMalformed, err)
 	}
@@ -471,35 +457,4 @@ func letters(b []byte) int {
 		}
 	}
 	return n
-}
-
-// tool runs a poppler command under the limits: prlimit caps its address
-// space and CPU time, the context its wall time. It returns stdout, or
-// stderr with the error.
-func tool(ctx context.Context, lim Limits, name string, args ...string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, lim.ToolTime)
-	defer cancel()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		return nil, fmt.Errorf("%s is not installed (Debian poppler-utils; make setup installs it): %w", name, err)
-	}
-	argv := append([]string{path}, args...)
-	if pl, err := exec.LookPath("prlimit"); err == nil {
-		argv = append([]string{pl, "--as=" + strconv.FormatInt(lim.ToolMemory, 10),
-			"--cpu=" + strconv.Itoa(int(lim.ToolTime.Seconds())+1), "--"}, argv...)
-	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return stderr.Bytes(), fmt.Errorf("%s took longer than %s", name, lim.ToolTime)
-		}
-		msg := strings.TrimSpace(stderr.String())
-		if len(msg) > 200 {
-			msg = msg[:200]
-		}
-		return append(stdout.Bytes(), stderr.Bytes()...), fmt.Errorf("%s: %v: %s", name, err, msg)
-	}
-	return stdout.Bytes(), nil
 }

@@ -1,0 +1,81 @@
+package pdf
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tambua/tambua/internal/testkit/bills"
+)
+
+// doc is a PDF of n pages, each saying one line of text.
+func doc(n int) []byte {
+	kids := make([]string, n)
+	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>", "", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"}
+	for i := range n {
+		content := "BT /F1 12 Tf 72 720 Td (WATER BILL) Tj ET"
+		objs = append(objs, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content))
+		objs = append(objs, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", len(objs)))
+		kids[i] = fmt.Sprintf("%d 0 R", len(objs))
+	}
+	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), n)
+	return bills.PDF(objs, "")
+}
+
+func TestCheck(t *testing.T) {
+	encrypted := bills.PDF([]string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count 0 >>",
+		"<< /Filter /Standard /V 1 /R 2 /O (0123456789abcdef0123456789abcdef) /U (0123456789abcdef0123456789abcdef) /P -4 >>"},
+		"/Encrypt 3 0 R /ID [<00112233445566778899aabbccddeeff> <00112233445566778899aabbccddeeff>]")
+	big := make([]byte, DefaultLimits.Bytes+1)
+	copy(big, "%PDF-1.4\n")
+	for name, tc := range map[string]struct {
+		data  []byte
+		pages int
+		want  error
+	}{
+		"two pages":     {doc(2), 2, nil},
+		"encrypted":     {encrypted, 0, ErrEncrypted},
+		"too many":      {doc(DefaultLimits.Pages + 1), 0, ErrTooLarge},
+		"over the size": {big, 0, ErrTooLarge},
+		"truncated":     {doc(1)[:200], 0, ErrMalformed},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if !Is(tc.data) {
+				t.Fatal("not taken for a PDF")
+			}
+			n, err := Check(context.Background(), DefaultLimits, tc.data)
+			if !errors.Is(err, tc.want) || n != tc.pages {
+				t.Fatalf("Check = %d, %v; want %d, %v", n, err, tc.pages, tc.want)
+			}
+		})
+	}
+	if Is([]byte("\x89PNG\r\n")) {
+		t.Error("a PNG taken for a PDF")
+	}
+}
+
+// FuzzCheck: whatever bytes arrive as a PDF, Check answers with a page
+// count or one of its three reasons, in bounded time, never a crash.
+func FuzzCheck(f *testing.F) {
+	f.Add(doc(1))
+	f.Add(doc(1)[:300])
+	f.Add([]byte("%PDF-1.4\n%%EOF\n"))
+	lim := DefaultLimits
+	lim.ToolTime = 5 * time.Second
+	f.Fuzz(func(t *testing.T, data []byte) {
+		data = append([]byte("%PDF-"), data...)
+		n, err := Check(context.Background(), lim, data)
+		switch {
+		case err == nil:
+			if n < 1 || n > lim.Pages {
+				t.Fatalf("%d pages accepted", n)
+			}
+		case errors.Is(err, ErrMalformed), errors.Is(err, ErrEncrypted), errors.Is(err, ErrTooLarge):
+		default:
+			t.Fatalf("Check = %v: not one of its reasons", err)
+		}
+	})
+}
