@@ -585,13 +585,7 @@ func TestEngineFailureAnswers502AndBillsNothing(t *testing.T) {
 
 // statementPDF is a one-page PDF with a line of text, as a bank's
 // statement download is.
-func statementPDF() []byte {
-	content := "BT /F1 12 Tf 72 720 Td (STATEMENT OF ACCOUNT) Tj ET"
-	return bills.PDF([]string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>"}, "")
-}
+func statementPDF() []byte { return bills.TextPages(1, "STATEMENT OF ACCOUNT") }
 
 // encryptedPDF is a PDF protected by a password.
 func encryptedPDF() []byte {

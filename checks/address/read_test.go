@@ -19,18 +19,7 @@ import (
 )
 
 // pages is a PDF of n pages, each saying one line of text.
-func pages(n int, text string) []byte {
-	kids := make([]string, n)
-	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>", "", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"}
-	for i := 0; i < n; i++ {
-		content := fmt.Sprintf("BT /F1 12 Tf 72 720 Td (%s) Tj ET", text)
-		objs = append(objs, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content))
-		objs = append(objs, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", len(objs)))
-		kids[i] = fmt.Sprintf("%d 0 R", len(objs))
-	}
-	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), n)
-	return bills.PDF(objs, "")
-}
+func pages(n int, text string) []byte { return bills.TextPages(n, text) }
 
 func TestReadRefuses(t *testing.T) {
 	encrypted := bills.PDF([]string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count 0 >>",

@@ -3,8 +3,6 @@ package pdf
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -12,18 +10,7 @@ import (
 )
 
 // doc is a PDF of n pages, each saying one line of text.
-func doc(n int) []byte {
-	kids := make([]string, n)
-	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>", "", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"}
-	for i := range n {
-		content := "BT /F1 12 Tf 72 720 Td (WATER BILL) Tj ET"
-		objs = append(objs, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content))
-		objs = append(objs, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", len(objs)))
-		kids[i] = fmt.Sprintf("%d 0 R", len(objs))
-	}
-	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), n)
-	return bills.PDF(objs, "")
-}
+func doc(n int) []byte { return bills.TextPages(n, "WATER BILL") }
 
 func TestCheck(t *testing.T) {
 	encrypted := bills.PDF([]string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count 0 >>",

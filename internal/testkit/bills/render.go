@@ -271,6 +271,21 @@ func imagePDF(jpg []byte, w, h int) []byte {
 	return PDF(objs, "")
 }
 
+// TextPages is a PDF of n pages, each saying one line of text in
+// Helvetica: the shape of a statement download, for tests of PDF intake.
+func TextPages(n int, text string) []byte {
+	kids := make([]string, n)
+	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>", "", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"}
+	for i := range n {
+		content := fmt.Sprintf("BT /F1 12 Tf 72 720 Td (%s) Tj ET", pdfEscape(text))
+		objs = append(objs, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content))
+		objs = append(objs, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", len(objs)))
+		kids[i] = fmt.Sprintf("%d 0 R", len(objs))
+	}
+	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), n)
+	return PDF(objs, "")
+}
+
 // PDF assembles a PDF file from object bodies (numbered from 1, the
 // first the catalogue) with extra trailer entries.
 func PDF(objs []string, trailer string) []byte {
