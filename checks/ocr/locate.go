@@ -35,8 +35,9 @@ type layout struct {
 	titles  int // matches of the side's keywords anywhere on the page
 	// captionWordSets are the words of each caption spelling of the side.
 	captionWordSets []map[string]bool
-	captionKeys     []string // each caption spelling of the side, folded
-	next            []int    // the word to the right on the same line, -1 if none
+	captionKeys     []string    // each caption spelling of the side, folded
+	next            []int       // the word to the right on the same line, -1 if none
+	prev            map[int]int // the first word whose next is the key
 	hits            map[string][]labelHit
 	claimed         map[int]string // word index -> field whose caption it is
 	// captionH is the median height of the caption words found (0 with
@@ -106,6 +107,12 @@ func nextWords(pg *page, gap float64) []int {
 
 func newLayout(pg *page, d *idv.DocumentDefinition, side string) *layout {
 	ly := &layout{pg: pg, next: nextWords(pg, wordGap), hits: map[string][]labelHit{}, claimed: map[int]string{}, generic: d.Generic()}
+	ly.prev = map[int]int{}
+	for i, n := range ly.next {
+		if _, ok := ly.prev[n]; n >= 0 && !ok {
+			ly.prev[n] = i
+		}
+	}
 	keys := make([]string, len(pg.words))
 	for i, w := range pg.words {
 		keys[i] = docdefs.LabelKey(w.text)
@@ -529,14 +536,7 @@ type candidate struct {
 // segment is the run of unclaimed words on w's line that w belongs to,
 // left to right.
 func (ly *layout) segment(w int) []int {
-	prev := map[int]int{}
-	for i, n := range ly.next {
-		if n >= 0 {
-			if _, ok := prev[n]; !ok {
-				prev[n] = i
-			}
-		}
-	}
+	prev := ly.prev
 	start := w
 	seen := map[int]bool{w: true}
 	for {
@@ -738,14 +738,7 @@ func (ly *layout) captionStart(h labelHit) int {
 	if len(h.words) == 0 {
 		return h.box.Min.X
 	}
-	prev := map[int]int{}
-	for i, n := range ly.next {
-		if n >= 0 {
-			if _, ok := prev[n]; !ok {
-				prev[n] = i
-			}
-		}
-	}
+	prev := ly.prev
 	x, cur := h.box.Min.X, h.words[0]
 	hh := float64(max(h.box.Dy(), 1))
 	for n := 0; n < 6; n++ {
