@@ -90,7 +90,7 @@ func New(opts Options) (*Generator, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v == VariantType || v == VariantHeldout {
+	if v == VariantType || v == VariantHeldout || v == VariantColumns {
 		for _, p := range variantFonts {
 			if fs.byPath[p] == nil {
 				if _, err := loadFont(p); err != nil {
@@ -212,6 +212,9 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 	seed := SampleSeed(gen.opts.Seed, index)
 	if gen.opts.Variant == VariantHeldout {
 		seed = SampleSeed(gen.opts.Seed^heldoutSalt, index)
+	}
+	if gen.opts.Variant == VariantColumns {
+		seed = SampleSeed(gen.opts.Seed^columnsSalt, index)
 	}
 	root := newRNG(seed, 0)
 	r, err := newRenderer()

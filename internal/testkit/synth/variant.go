@@ -38,10 +38,16 @@ const (
 	// case values, other patterns) from a seed stream of its own. No one
 	// tunes on it: it is the figure that counts (docs/synth.md).
 	VariantHeldout Variant = "heldout"
+	// VariantColumns is a tuning family of the kinds of arrangement real
+	// cards use and the families above do not: two columns, small
+	// captions, mixed-case names. It draws only fonts, inks and art of the
+	// tuning families, from a seed stream of its own, so the held-out
+	// family's draws stay unseen (docs/synth.md).
+	VariantColumns Variant = "columns"
 )
 
 // Variants are every family, in report order.
-var Variants = []Variant{VariantBase, VariantShift, VariantFlow, VariantSpelling, VariantType, VariantArt, VariantHeldout}
+var Variants = []Variant{VariantBase, VariantShift, VariantFlow, VariantSpelling, VariantType, VariantArt, VariantColumns, VariantHeldout}
 
 // ParseVariant reads a variant name; "" is base.
 func ParseVariant(s string) (Variant, error) {
@@ -60,6 +66,9 @@ func ParseVariant(s string) (Variant, error) {
 // holders, captures and layouts share no draw with the other families of
 // the same seed.
 const heldoutSalt = 0x68656c646f7574 // "heldout"
+
+// columnsSalt does the same for the columns family.
+const columnsSalt = 0x636f6c756d6e73 // "columns"
 
 // printedLabel is the caption a card prints for f by default. It is the
 // one place that says where the caption comes from.
@@ -158,6 +167,28 @@ func planCard(v Variant, d *idv.DocumentDefinition, g *rng) cardPlan {
 		p.art = drawArt(g, true)
 		p.mixedCase = mixedCaseCard(d) && g.chance(0.7)
 		ink := pick(g, []rgb{{90, 30, 90}, {70, 60, 40}, {80, 80, 80}, {20, 80, 70}})
+		p.labelInk = &ink
+	case VariantColumns:
+		p.columns = g.chance(0.75)
+		p.shift = g.rangef(0.01, 0.04)
+		if !p.columns {
+			p.rightShare = pick(g, []float64{1, 0.5})
+		}
+		p.smallLabel = g.rangef(0.45, 0.62)
+		p.respell = true
+		p.colon = g.intn(3)
+		p.caseMode = pick(g, []int{0, 1, 2})
+		p.lang = g.intn(4)
+		p.track = g.rangef(0.1, 0.24)
+		if g.chance(0.5) {
+			p.track = 0
+		}
+		p.valueFont = pick(g, typeValueFonts)
+		p.labelFont = pick(g, typeLabelFonts)
+		p.titleFont = pick(g, []string{fontSerifBold, fontLibSerifBold, fontLibSansBold, fontDejaCondBold})
+		p.art = drawArt(g, false)
+		p.mixedCase = mixedCaseCard(d) && g.chance(0.7)
+		ink := pick(g, []rgb{{30, 40, 110}, {110, 40, 40}, {50, 80, 40}, {60, 60, 60}})
 		p.labelInk = &ink
 	}
 	return p

@@ -126,7 +126,7 @@ func TestVariantLayoutsClear(t *testing.T) {
 // and once from another seed.
 func TestVariantsDeterministic(t *testing.T) {
 	d, _ := docdefs.Default().Definition("ke_passport")
-	for _, v := range []Variant{VariantShift, VariantHeldout} {
+	for _, v := range []Variant{VariantShift, VariantColumns, VariantHeldout} {
 		a := newTestGenerator(t, Options{Definitions: []*idv.DocumentDefinition{d}, Seed: 5, Difficulty: Easy, Variant: v})
 		b := newTestGenerator(t, Options{Definitions: []*idv.DocumentDefinition{d}, Seed: 5, Difficulty: Easy, Variant: v})
 		c := newTestGenerator(t, Options{Definitions: []*idv.DocumentDefinition{d}, Seed: 6, Difficulty: Easy, Variant: v})
@@ -216,7 +216,7 @@ func TestArtLeavesTextLegible(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range docdefs.Default().All() {
-		for _, v := range []Variant{VariantArt, VariantHeldout} {
+		for _, v := range []Variant{VariantArt, VariantColumns, VariantHeldout} {
 			for seed := uint64(0); seed < 2; seed++ {
 				g := newRNG(seed, 13)
 				p := planCard(v, d, g)
