@@ -266,6 +266,21 @@ test('the pages at phone width: frame, guidance and controls on screen, upload f
   await context.close();
 });
 
+test('the demo page fits a laptop and a phone: every field inside its form, nothing wider than the screen', { skip: !existsSync(chromiumPath) }, async () => {
+  for (const viewport of [{ width: 960, height: 540 }, { width: 390, height: 844 }]) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/demo?client_id=${server.demo.clientId}&work_flow_id=${wf.work_flow_id}`);
+    const form = await page.locator('#start').boundingBox();
+    for (const sel of ['#client', '#workflow', '#lang', '#go']) {
+      const b = await page.locator(sel).boundingBox();
+      assert.ok(b.x >= form.x && b.x + b.width <= form.x + form.width + 0.5, `${viewport.width} px: ${sel} ${JSON.stringify(b)} inside the form ${JSON.stringify(form)}`);
+    }
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= viewport.width, `${viewport.width} px: no sideways scrolling`);
+    await context.close();
+  }
+});
+
 test('a customer page on another origin: a session for an allowed origin, TOKEN_REFRESH_FAILED for another', { skip: !existsSync(chromiumPath) }, async () => {
   const context = await browser.newContext({ viewport: { width: 960, height: 540 }, permissions: ['camera'] });
   const open = async (site) => {
