@@ -263,6 +263,20 @@ test('the pages at phone width: frame, guidance and controls on screen, upload f
   await page.waitForSelector('.tmb-review[data-step="id_front"]');
   await page.screenshot({ path: join(shots, 'web-phone-review.png') });
   for (const sel of ['.tmb-review-img', '.tmb-retake', '.tmb-continue']) assert.ok(inside(await box(sel)), `${sel} on screen`);
+  // On to the selfie (the back from a file too, unless auto-capture took
+  // it first): its tip, longer in French than a phone's width, wraps on
+  // screen and stays at the oval's foot.
+  await page.click('.tmb-continue');
+  await page.waitForSelector('.tmb-cam input[type=file], .tmb-review[data-step="id_back"]', { state: 'attached' });
+  if (!(await page.$('.tmb-review[data-step="id_back"]'))) await page.setInputFiles('.tmb-cam input[type=file]', join(cam, 'back.jpg'));
+  await page.waitForSelector('.tmb-review[data-step="id_back"]');
+  await page.click('.tmb-continue');
+  await page.waitForSelector('.tmb-cam .tmb-oval');
+  await page.screenshot({ path: join(shots, 'web-phone-selfie.png') });
+  const [tip, oval] = [await box('.tmb-guide'), await box('.tmb-oval')];
+  assert.equal(await page.textContent('.tmb-guide'), 'Bonne lumière, visage de face, sans lunettes ni chapeau');
+  assert.ok(inside(tip), `the selfie tip on screen: ${JSON.stringify(tip)}`);
+  assert.ok(tip.y + tip.height <= oval.y + oval.height && tip.y > oval.y + oval.height / 2, `the tip at the oval's foot: ${JSON.stringify({ tip, oval })}`);
   await context.close();
 });
 

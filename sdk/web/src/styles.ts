@@ -27,7 +27,7 @@ background:${t.primaryColor};color:${t.buttonTextColor};min-width:180px}
 .tmb-top{position:absolute;top:0;left:0;right:0;padding:14px 56px 0;z-index:2;text-shadow:0 1px 3px #000}
 .tmb-top .tmb-h1{font-size:19px}
 .tmb-top .tmb-p{margin:0 auto}
-.tmb-guide{position:absolute;left:50%;transform:translateX(-50%);z-index:2;background:rgba(0,0,0,.7);border-radius:999px;padding:6px 16px;font-size:15px;white-space:nowrap}
+.tmb-guide{position:absolute;left:50%;transform:translateX(-50%);z-index:2;background:rgba(0,0,0,.7);border-radius:18px;padding:6px 16px;font-size:15px;width:max-content;text-align:center}
 .tmb-guide.tmb-ok{background:#1f8a4c}
 .tmb-bottom{position:absolute;bottom:14px;left:0;right:0;z-index:2;display:flex;justify-content:center;align-items:center}
 .tmb-bottom .tmb-alt{position:absolute;left:calc(50% + 52px);text-align:left}

@@ -55,6 +55,9 @@ export class Widget {
   private index = 0;
   private closed = false;
   private cameraBroken: 'denied' | 'none' | 'unsupported' | '' = '';
+  // Undoes what the screen on show added outside its own nodes (the
+  // camera screen's resize listener); run when the next screen replaces it.
+  private leave?: () => void;
 
   /**
    * handoff: offer "Continue on your phone" (a desktop session); phone:
@@ -85,6 +88,8 @@ export class Widget {
 
   private show(screen: Node, closable = true): void {
     this.stopLoop();
+    this.leave?.();
+    this.leave = undefined;
     for (const c of Array.from(this.root.children)) if (c !== this.style) c.remove();
     this.root.appendChild(screen);
     if (closable) this.root.appendChild(button('tmb-close', '×', () => this.cancel()));
@@ -194,11 +199,17 @@ export class Widget {
       const h = this.root.clientHeight;
       const r = selfie ? selfieRect(w, h) : idFrameRect(w, h);
       Object.assign(frame.style, { left: `${r.x}px`, top: `${r.y}px`, width: `${r.width}px`, height: `${r.height}px` });
-      // Inside the frame: below it the controls need the room on short screens.
-      guide.style.top = selfie ? `${r.y + r.height - 44}px` : `${r.y + 10}px`;
+      // Inside the frame: below it the controls need the room on short
+      // screens. A hint too long for one line (French or Kiswahili on a
+      // phone) wraps within the card frame, or the screen for the oval;
+      // the selfie's grows upwards from the oval's foot.
+      guide.style.maxWidth = `${Math.max(120, (selfie ? w : r.width) - 24)}px`;
+      if (selfie) guide.style.bottom = `${h - (r.y + r.height) + 12}px`;
+      else guide.style.top = `${r.y + 10}px`;
     };
     layout();
     window.addEventListener('resize', layout);
+    this.leave = () => window.removeEventListener('resize', layout);
     try {
       await video.play();
     } catch {
@@ -207,10 +218,7 @@ export class Widget {
     const auto = new AutoCapture();
     const canvas = document.createElement('canvas');
     this.timer = setInterval(() => {
-      if (!s.isConnected) {
-        window.removeEventListener('resize', layout);
-        return this.stopLoop();
-      }
+      if (!s.isConnected) return this.stopLoop();
       if (selfie) return;
       const r = this.sourceRect(video, false);
       if (!r) return;
