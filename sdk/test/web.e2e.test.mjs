@@ -278,6 +278,17 @@ test('the pages at phone width: frame, guidance and controls on screen, upload f
   assert.ok(inside(tip), `the selfie tip on screen: ${JSON.stringify(tip)}`);
   assert.ok(tip.y + tip.height <= oval.y + oval.height && tip.y > oval.y + oval.height / 2, `the tip at the oval's foot: ${JSON.stringify({ tip, oval })}`);
   await context.close();
+  // A phone whose camera is refused gets the file picker, and is not
+  // offered to "continue on your phone".
+  const denied = await browser.newContext({ viewport: { width: 390, height: 844 }, permissions: [], hasTouch: true, isMobile: true });
+  const p2 = await openDemo(denied, 'fr');
+  await p2.waitForSelector('.tmb-start', { timeout: 30_000 });
+  await p2.click('.tmb-start');
+  await p2.waitForSelector('.tmb-fallback[data-problem="denied"]', { timeout: 20_000 });
+  await p2.screenshot({ path: join(shots, 'web-phone-denied.png') });
+  assert.equal(await p2.$('.tmb-handoff'), null, 'no hand-off on a phone');
+  assert.ok(await p2.$('.tmb-fallback .tmb-upload'));
+  await denied.close();
 });
 
 test('the demo page fits a laptop and a phone: every field inside its form, nothing wider than the screen', { skip: !existsSync(chromiumPath) }, async () => {
@@ -335,6 +346,33 @@ test('no camera, or an old browser without getUserMedia: the file upload, no per
     await page.waitForSelector('.tmb-review[data-step="id_front"]');
     await context.close();
   }
+});
+
+test('the hand-off screen goes back to this computer, and stops following the code', { skip: !existsSync(chromiumPath) }, async () => {
+  const desk = await browser.newContext({ viewport: { width: 960, height: 540 } });
+  await desk.addInitScript(() => {
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('no device', 'NotFoundError'));
+  });
+  const polls = [];
+  desk.on('request', (r) => {
+    if (r.url().endsWith('/postdata') && (r.postData() || '').includes('getHandoffStatus')) polls.push(Date.now());
+  });
+  const page = await openDemo(desk);
+  await page.waitForSelector('.tmb-start', { timeout: 30_000 });
+  await page.click('.tmb-start');
+  await page.waitForSelector('.tmb-fallback[data-problem="none"] .tmb-handoff', { timeout: 20_000 });
+  await page.click('.tmb-handoff');
+  await page.waitForSelector('.tmb-qr', { timeout: 20_000 });
+  await page.waitForFunction(() => document.querySelector('.tmb-handoff-state')?.dataset.state === 'waiting');
+  while (polls.length === 0) await page.waitForTimeout(100);
+  await page.click('.tmb-handoff-back');
+  await page.waitForSelector('.tmb-fallback[data-problem="none"]', { timeout: 10_000 });
+  const n = polls.length;
+  await page.waitForTimeout(4500);
+  assert.equal(polls.length, n, 'no polling after going back');
+  const events = await page.evaluate(() => window.demoEvents);
+  assert.ok(!events.some((e) => e.kind === 'error' || e.kind === 'cancel'), JSON.stringify(events));
+  await desk.close();
 });
 
 test('a computer without a camera hands off to a phone by QR code; the computer gets the verdict', { skip: !existsSync(chromiumPath) }, async () => {

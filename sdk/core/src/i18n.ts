@@ -40,6 +40,7 @@ export interface Messages {
   handoffExpired: string;
   handoffNewCode: string;
   handoffDone: string;
+  handoffBack: string;
 }
 
 export interface LandingTexts {
@@ -94,6 +95,7 @@ const en: Messages & LandingTexts = {
   handoffExpired: 'This code has expired.',
   handoffNewCode: 'Show a new code',
   handoffDone: 'Done. You can go back to your computer.',
+  handoffBack: 'Use this computer instead',
 };
 
 const sw: Messages & LandingTexts = {
@@ -139,6 +141,7 @@ const sw: Messages & LandingTexts = {
   handoffExpired: 'Msimbo huu umeisha muda.',
   handoffNewCode: 'Onyesha msimbo mpya',
   handoffDone: 'Imekamilika. Unaweza kurudi kwenye kompyuta yako.',
+  handoffBack: 'Tumia kompyuta hii badala yake',
 };
 
 const fr: Messages & LandingTexts = {
@@ -184,6 +187,7 @@ const fr: Messages & LandingTexts = {
   handoffExpired: 'Ce code a expiré.',
   handoffNewCode: 'Afficher un nouveau code',
   handoffDone: 'Terminé. Vous pouvez revenir à votre ordinateur.',
+  handoffBack: 'Utiliser plutôt cet ordinateur',
 };
 
 export const texts: Record<Language, Messages & LandingTexts> = { en, sw, fr };

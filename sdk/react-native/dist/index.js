@@ -238,7 +238,8 @@ var en = {
   handoffRunning: "Checking your documents…",
   handoffExpired: "This code has expired.",
   handoffNewCode: "Show a new code",
-  handoffDone: "Done. You can go back to your computer."
+  handoffDone: "Done. You can go back to your computer.",
+  handoffBack: "Use this computer instead"
 };
 var sw = {
   heroMessage: "Thibitisha utambulisho wako",
@@ -282,7 +283,8 @@ var sw = {
   handoffRunning: "Tunakagua nyaraka zako…",
   handoffExpired: "Msimbo huu umeisha muda.",
   handoffNewCode: "Onyesha msimbo mpya",
-  handoffDone: "Imekamilika. Unaweza kurudi kwenye kompyuta yako."
+  handoffDone: "Imekamilika. Unaweza kurudi kwenye kompyuta yako.",
+  handoffBack: "Tumia kompyuta hii badala yake"
 };
 var fr = {
   heroMessage: "Vérifiez votre identité",
@@ -326,7 +328,8 @@ var fr = {
   handoffRunning: "Vérification de vos documents…",
   handoffExpired: "Ce code a expiré.",
   handoffNewCode: "Afficher un nouveau code",
-  handoffDone: "Terminé. Vous pouvez revenir à votre ordinateur."
+  handoffDone: "Terminé. Vous pouvez revenir à votre ordinateur.",
+  handoffBack: "Utiliser plutôt cet ordinateur"
 };
 var texts = { en, sw, fr };
 function pickLanguage(preferred) {

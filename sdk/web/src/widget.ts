@@ -255,9 +255,8 @@ export class Widget {
       if (f) void this.fromFile(step, f);
     });
     wrap.append(input, button('tmb-link tmb-upload', this.m.uploadButton, () => input.click()));
-    // On a computer (a mouse, not a finger) the camera may be a poor
-    // webcam: the phone is offered too.
-    if (this.mode.handoff && typeof matchMedia === 'function' && matchMedia('(pointer: fine)').matches) {
+    // On a computer the camera may be a poor webcam: the phone is offered too.
+    if (this.offerHandoff()) {
       wrap.append(el('br'), button('tmb-link tmb-handoff', this.m.handoffButton, () => void this.handoff()));
     }
     return wrap;
@@ -273,6 +272,11 @@ export class Widget {
     } catch {
       // An unreadable file: stay where we are, the holder can pick another.
     }
+  }
+
+  /** "Continue on your phone" is for a computer: a mouse, not a finger, points. */
+  private offerHandoff(): boolean {
+    return this.mode.handoff && typeof matchMedia === 'function' && matchMedia('(pointer: fine)').matches;
   }
 
   /** Permission denied, no camera or an old browser: say so and offer a file. */
@@ -294,8 +298,9 @@ export class Widget {
       if (f) void this.fromFile(step, f);
     });
     s.append(input, button('tmb-btn tmb-upload', m.uploadButton, () => input.click()));
-    // A computer without a camera: the phone in the holder's pocket has one.
-    if (this.mode.handoff) s.append(button('tmb-btn tmb-btn2 tmb-handoff', m.handoffButton, () => void this.handoff()));
+    // A computer without a camera: the phone in the holder's pocket has
+    // one. A phone whose camera is off is not sent to a phone.
+    if (this.offerHandoff()) s.append(button('tmb-btn tmb-btn2 tmb-handoff', m.handoffButton, () => void this.handoff()));
     if (problem !== 'unsupported') {
       s.append(
         button('tmb-link tmb-retry-camera', m.retryCameraButton, () => {
@@ -388,7 +393,10 @@ export class Widget {
     const state = el('p', 'tmb-p tmb-handoff-state', m.handoffWaiting);
     state.setAttribute('aria-live', 'polite');
     state.dataset.state = 'waiting';
-    s.append(el('h1', 'tmb-h1', m.handoffTitle), el('p', 'tmb-p', m.handoffText), img, state);
+    // Back to this computer's camera or file picker (the code stays
+    // valid until it expires; this page stops following it).
+    const back = button('tmb-link tmb-handoff-back', m.handoffBack, () => this.goto(this.index));
+    s.append(el('h1', 'tmb-h1', m.handoffTitle), el('p', 'tmb-p', m.handoffText), img, state, back);
     this.show(s);
     let failures = 0;
     let polling = false;
@@ -405,7 +413,7 @@ export class Widget {
         if (st === 'expired') {
           this.stopLoop();
           img.remove();
-          s.append(button('tmb-btn tmb-handoff-new', m.handoffNewCode, () => void this.handoff()));
+          s.insertBefore(button('tmb-btn tmb-handoff-new', m.handoffNewCode, () => void this.handoff()), back);
         }
       } catch (e) {
         // A network blip is polled through; three in a row end it.

@@ -39,6 +39,7 @@ export interface Messages {
     handoffExpired: string;
     handoffNewCode: string;
     handoffDone: string;
+    handoffBack: string;
 }
 export interface LandingTexts {
     heroMessage: string;
