@@ -50,6 +50,7 @@ function camera(permission, files) {
     permission,
     requests: 0,
     crops: [],
+    photoOptions: [],
     taken: 0,
     next() {
       return photos[this.taken++ % photos.length];
@@ -112,16 +113,28 @@ async function shoot(r, step) {
 test('a complete verification: token from the backend, the workflow, three captures, onSuccess with the verdict', async () => {
   const cam = camera('granted', ['front.jpg', 'back.jpg', 'selfie.jpg']);
   const token = await backendSdkToken(server, wf.work_flow_id);
-  const { r, events } = await mount({ token, language: 'en', customization: { landing: { tagline: 'From props' }, messages: { continueButton: 'Next' } } });
+  const customization = {
+    landing: { tagline: 'From props', backgroundImage: 'https://shop.example/bg.jpg', heroImage: 'https://shop.example/hero.png' },
+    theme: { secondaryColor: '#123456' },
+    messages: { continueButton: 'Next' },
+  };
+  const { r, events } = await mount({ token, language: 'en', customization });
   const landing = await waitFor(r, 'tmb-landing');
   assert.match(text(landing), /Verify in the app/, 'react_native_sdk_configs title over the default');
   assert.match(text(landing), /From props/, 'props where the workflow says nothing');
+  assert.equal(landing.type, 'ImageBackground', 'landing.backgroundImage behind the landing page');
+  assert.equal(landing.props.source.uri, 'https://shop.example/bg.jpg');
+  assert.equal(byId(r, 'tmb-hero')[0]?.props.source.uri, 'https://shop.example/hero.png');
   await press(r, 'tmb-start');
+  // The spec's capture quality: the camera asked for its best photo.
+  assert.equal(r.root.find((n) => n.type === 'Camera').props.photoQualityBalance, 'quality');
   for (const step of ['id_front', 'id_back', 'selfie']) {
     const review = await shoot(r, step);
     if (step !== 'selfie') assert.match(text(review), /Next/, 'messages from props');
+    assert.equal(byId(r, 'tmb-retake')[0].props.style.backgroundColor, '#123456', 'theme.secondaryColor on the secondary button');
     await press(r, 'tmb-continue');
   }
+  assert.deepEqual(cam.photoOptions.map((o) => o.qualityPrioritization), ['quality', 'quality', 'quality']);
   await waitFor(r, 'tmb-done', 150_000);
   const ok = events.find((e) => e[0] === 'success');
   assert.ok(ok, JSON.stringify(events.filter((e) => e[0] === 'error').map((e) => e[1].message)));
@@ -160,7 +173,25 @@ test('a denied camera permission: CAMERA_PERMISSION_DENIED and a clear screen, n
   assert.equal(cam.requests, 1);
   assert.deepEqual(events.filter((e) => e[0] === 'error').map((e) => e[1].code), ['CAMERA_PERMISSION_DENIED']);
   assert.match(text(denied), /Ruhusa ya kamera/, 'Kiswahili');
+  assert.match(text(denied), /mipangilio ya simu/, "the app's text: the phone's settings");
+  assert.doesNotMatch(text(denied), /kivinjari|chagua picha/, 'no browser, no photo to choose in the app');
   assert.ok(!events.some((e) => e[0] === 'success'));
+  await press(r, 'tmb-cancel');
+  assert.ok(events.some((e) => e[0] === 'cancel'));
+  await act(async () => r.unmount());
+});
+
+test('a device without a camera: a clear screen after a moment, not an error; the holder can leave', async () => {
+  const cam = camera('granted', ['front.jpg']);
+  cam.devices = [];
+  const token = await backendSdkToken(server, wf.work_flow_id);
+  const { r, events } = await mount({ token, language: 'en' });
+  await press(r, 'tmb-start');
+  await waitFor(r, 'tmb-capture-id_front');
+  const screen = await waitFor(r, 'tmb-nocamera', 5_000);
+  assert.match(text(screen), /No camera found/);
+  assert.match(text(screen), /no camera the app can use/);
+  assert.ok(!events.some((e) => e[0] === 'error'), 'no camera is not an error');
   await press(r, 'tmb-cancel');
   assert.ok(events.some((e) => e[0] === 'cancel'));
   await act(async () => r.unmount());

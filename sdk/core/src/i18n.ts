@@ -26,6 +26,9 @@ export interface Messages {
   cameraDeniedText: string;
   noCameraTitle: string;
   noCameraText: string;
+  // The app's versions (React Native: no browser, no file picker).
+  appCameraDeniedText: string;
+  appNoCameraText: string;
   uploadButton: string;
   retryCameraButton: string;
   errorTitle: string;
@@ -81,6 +84,8 @@ const en: Messages & LandingTexts = {
   cameraDeniedText: 'Allow the camera in your browser settings, or choose a photo instead.',
   noCameraTitle: 'No camera found',
   noCameraText: 'Choose a photo of your document from this device.',
+  appCameraDeniedText: 'Allow the camera for this app in your phone’s settings, then try again.',
+  appNoCameraText: 'This device has no camera the app can use. Continue on a phone with a camera.',
   uploadButton: 'Choose a photo',
   retryCameraButton: 'Try the camera again',
   errorTitle: 'Something went wrong on our side',
@@ -127,6 +132,8 @@ const sw: Messages & LandingTexts = {
   cameraDeniedText: 'Ruhusu kamera katika mipangilio ya kivinjari, au chagua picha badala yake.',
   noCameraTitle: 'Hakuna kamera',
   noCameraText: 'Chagua picha ya hati yako kutoka kwenye kifaa hiki.',
+  appCameraDeniedText: 'Ruhusu kamera kwa programu hii katika mipangilio ya simu yako, kisha ujaribu tena.',
+  appNoCameraText: 'Kifaa hiki hakina kamera ambayo programu inaweza kutumia. Endelea kwenye simu yenye kamera.',
   uploadButton: 'Chagua picha',
   retryCameraButton: 'Jaribu kamera tena',
   errorTitle: 'Hitilafu imetokea upande wetu',
@@ -173,6 +180,8 @@ const fr: Messages & LandingTexts = {
   cameraDeniedText: 'Autorisez la caméra dans les réglages du navigateur, ou choisissez une photo.',
   noCameraTitle: 'Aucune caméra trouvée',
   noCameraText: 'Choisissez une photo de votre document sur cet appareil.',
+  appCameraDeniedText: 'Autorisez la caméra pour cette application dans les réglages du téléphone, puis réessayez.',
+  appNoCameraText: 'Cet appareil n’a pas de caméra utilisable par l’application. Continuez sur un téléphone équipé d’une caméra.',
   uploadButton: 'Choisir une photo',
   retryCameraButton: 'Réessayer la caméra',
   errorTitle: 'Un problème est survenu de notre côté',

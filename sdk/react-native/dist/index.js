@@ -2,7 +2,7 @@
 
 // react-native/src/ServiceVerification.tsx
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ActivityIndicator, Image, StyleSheet, Text, TouchableOpacity, View } from "react-native";
+import { ActivityIndicator, Image, ImageBackground, StyleSheet, Text, TouchableOpacity, View } from "react-native";
 import { Camera, runAtTargetFps, useCameraDevice, useCameraPermission, useFrameProcessor } from "react-native-vision-camera";
 import { Worklets } from "react-native-worklets-core";
 import ImageEditor from "@react-native-community/image-editor";
@@ -225,6 +225,8 @@ var en = {
   cameraDeniedText: "Allow the camera in your browser settings, or choose a photo instead.",
   noCameraTitle: "No camera found",
   noCameraText: "Choose a photo of your document from this device.",
+  appCameraDeniedText: "Allow the camera for this app in your phone’s settings, then try again.",
+  appNoCameraText: "This device has no camera the app can use. Continue on a phone with a camera.",
   uploadButton: "Choose a photo",
   retryCameraButton: "Try the camera again",
   errorTitle: "Something went wrong on our side",
@@ -270,6 +272,8 @@ var sw = {
   cameraDeniedText: "Ruhusu kamera katika mipangilio ya kivinjari, au chagua picha badala yake.",
   noCameraTitle: "Hakuna kamera",
   noCameraText: "Chagua picha ya hati yako kutoka kwenye kifaa hiki.",
+  appCameraDeniedText: "Ruhusu kamera kwa programu hii katika mipangilio ya simu yako, kisha ujaribu tena.",
+  appNoCameraText: "Kifaa hiki hakina kamera ambayo programu inaweza kutumia. Endelea kwenye simu yenye kamera.",
   uploadButton: "Chagua picha",
   retryCameraButton: "Jaribu kamera tena",
   errorTitle: "Hitilafu imetokea upande wetu",
@@ -315,6 +319,8 @@ var fr = {
   cameraDeniedText: "Autorisez la caméra dans les réglages du navigateur, ou choisissez une photo.",
   noCameraTitle: "Aucune caméra trouvée",
   noCameraText: "Choisissez une photo de votre document sur cet appareil.",
+  appCameraDeniedText: "Autorisez la caméra pour cette application dans les réglages du téléphone, puis réessayez.",
+  appNoCameraText: "Cet appareil n’a pas de caméra utilisable par l’application. Continuez sur un téléphone équipé d’une caméra.",
   uploadButton: "Choisir une photo",
   retryCameraButton: "Réessayer la caméra",
   errorTitle: "Un problème est survenu de notre côté",
@@ -1353,7 +1359,7 @@ var VerificationSession = class {
 };
 
 // react-native/src/ServiceVerification.tsx
-import { jsx, jsxs } from "react/jsx-runtime";
+import { Fragment, jsx, jsxs } from "react/jsx-runtime";
 function deviceLanguage() {
   try {
     return [Intl.DateTimeFormat().resolvedOptions().locale];
@@ -1405,7 +1411,7 @@ function ServiceVerification(props) {
   }, [session]);
   const c = session.customization;
   const m = c.messages;
-  const styles = useMemo(() => makeStyles(c.theme.backgroundColor, c.theme.textColor, c.theme.primaryColor, c.theme.buttonTextColor), [c]);
+  const styles = useMemo(() => makeStyles(c.theme), [c]);
   const goto = useCallback(
     (index) => {
       session.step({ name: session.steps[index], index: index + 1, total: session.steps.length });
@@ -1431,14 +1437,18 @@ function ServiceVerification(props) {
         /* @__PURE__ */ jsx(ActivityIndicator, { color: c.theme.primaryColor }),
         screen.kind === "submitting" ? /* @__PURE__ */ jsx(Text, { style: styles.p, children: m.submitting }) : null
       ] });
-    case "landing":
-      return /* @__PURE__ */ jsxs(View, { style: styles.screen, testID: "tmb-landing", children: [
-        c.landing.logoUrl ? /* @__PURE__ */ jsx(Image, { source: { uri: c.landing.logoUrl }, style: styles.logo, resizeMode: "contain" }) : null,
-        /* @__PURE__ */ jsx(Text, { style: styles.h1, children: c.landing.heroMessage }),
-        /* @__PURE__ */ jsx(Text, { style: styles.p, children: c.landing.tagline }),
-        /* @__PURE__ */ jsx(Button, { style: styles, testID: "tmb-start", label: c.landing.getStartedButtonText, onPress: () => goto(0) }),
+    case "landing": {
+      const l = c.landing;
+      const content = /* @__PURE__ */ jsxs(Fragment, { children: [
+        l.logoUrl ? /* @__PURE__ */ jsx(Image, { source: { uri: l.logoUrl }, style: styles.logo, resizeMode: "contain" }) : null,
+        l.heroImage ? /* @__PURE__ */ jsx(Image, { testID: "tmb-hero", source: { uri: l.heroImage }, style: styles.hero, resizeMode: "contain" }) : null,
+        /* @__PURE__ */ jsx(Text, { style: styles.h1, children: l.heroMessage }),
+        /* @__PURE__ */ jsx(Text, { style: styles.p, children: l.tagline }),
+        /* @__PURE__ */ jsx(Button, { style: styles, testID: "tmb-start", label: l.getStartedButtonText, onPress: () => goto(0) }),
         close
       ] });
+      return l.backgroundImage ? /* @__PURE__ */ jsx(ImageBackground, { testID: "tmb-landing", source: { uri: l.backgroundImage }, resizeMode: "cover", style: styles.screen, children: content }) : /* @__PURE__ */ jsx(View, { style: styles.screen, testID: "tmb-landing", children: content });
+    }
     case "capture":
       return /* @__PURE__ */ jsx(
         CaptureScreen,
@@ -1454,14 +1464,16 @@ function ServiceVerification(props) {
             session.fail(new SdkError("CAMERA_PERMISSION_DENIED", "the camera permission was denied"));
             setScreen({ kind: "denied", index: screen.index });
           },
+          onNoCamera: () => setScreen({ kind: "nocamera", index: screen.index }),
           close
         },
         screen.index
       );
     case "denied":
-      return /* @__PURE__ */ jsxs(View, { style: styles.screen, testID: "tmb-denied", children: [
-        /* @__PURE__ */ jsx(Text, { style: styles.h1, children: m.cameraDeniedTitle }),
-        /* @__PURE__ */ jsx(Text, { style: styles.p, children: m.cameraDeniedText }),
+    case "nocamera":
+      return /* @__PURE__ */ jsxs(View, { style: styles.screen, testID: `tmb-${screen.kind}`, children: [
+        /* @__PURE__ */ jsx(Text, { style: styles.h1, children: screen.kind === "denied" ? m.cameraDeniedTitle : m.noCameraTitle }),
+        /* @__PURE__ */ jsx(Text, { style: styles.p, children: screen.kind === "denied" ? m.appCameraDeniedText : m.appNoCameraText }),
         /* @__PURE__ */ jsx(Button, { style: styles, testID: "tmb-retry-camera", label: m.retryCameraButton, onPress: () => goto(screen.index) }),
         close
       ] });
@@ -1507,6 +1519,7 @@ function ServiceVerification(props) {
 var ANALYSE_W = 200;
 var ANALYSE_H = Math.round(ANALYSE_W / ID_RATIO);
 var ANALYSE_FPS = 6;
+var NO_CAMERA_WAIT_MS = 1500;
 function hintText(m, h) {
   return { no_card: m.guideNoCard, blurry: m.guideBlurry, glare: m.guideGlare, dark: m.guideDark, hold_steady: m.guideHoldSteady, ready: m.guideReady }[h];
 }
@@ -1528,6 +1541,11 @@ function CaptureScreen(p) {
       });
     }
   }, [hasPermission]);
+  useEffect(() => {
+    if (device || !hasPermission) return;
+    const t = setTimeout(() => p.onNoCamera(), NO_CAMERA_WAIT_MS);
+    return () => clearTimeout(t);
+  }, [device, hasPermission]);
   const frame = view.width ? selfie ? selfieRect(view.width, view.height) : idFrameRect(view.width, view.height) : void 0;
   const [title, subtitle] = p.step === "id_front" ? [m.idFrontTitle, m.idFrontSubtitle] : p.step === "id_back" ? [m.idBackTitle, m.idBackSubtitle] : [m.selfieTitle, m.selfieSubtitle];
   const shoot = async () => {
@@ -1535,7 +1553,7 @@ function CaptureScreen(p) {
     busyRef.current = true;
     setBusy(true);
     try {
-      const photo = await camera.current.takePhoto({ flash: "off" });
+      const photo = await camera.current.takePhoto({ flash: "off", qualityPrioritization: "quality" });
       let pw = photo.width;
       let ph = photo.height;
       if (view.height > view.width !== ph > pw) [pw, ph] = [ph, pw];
@@ -1585,7 +1603,19 @@ function CaptureScreen(p) {
     [selfie, vw, vh, frame == null ? void 0 : frame.x, frame == null ? void 0 : frame.y, frame == null ? void 0 : frame.width, frame == null ? void 0 : frame.height, onSample]
   );
   return /* @__PURE__ */ jsxs(View, { style: p.styles.cam, testID: `tmb-capture-${p.step}`, onLayout: (e) => setView(e.nativeEvent.layout), children: [
-    device && hasPermission ? /* @__PURE__ */ jsx(Camera, { ref: camera, style: StyleSheet.absoluteFill, device, isActive: true, photo: true, pixelFormat: "yuv", frameProcessor: selfie ? void 0 : frameProcessor }) : null,
+    device && hasPermission ? /* @__PURE__ */ jsx(
+      Camera,
+      {
+        ref: camera,
+        style: StyleSheet.absoluteFill,
+        device,
+        isActive: true,
+        photo: true,
+        photoQualityBalance: "quality",
+        pixelFormat: "yuv",
+        frameProcessor: selfie ? void 0 : frameProcessor
+      }
+    ) : null,
     frame ? /* @__PURE__ */ jsx(
       View,
       {
@@ -1625,16 +1655,18 @@ function CaptureScreen(p) {
 function Button(p) {
   return /* @__PURE__ */ jsx(TouchableOpacity, { accessibilityRole: "button", testID: p.testID, onPress: p.onPress, style: p.secondary ? p.style.btn2 : p.style.btn, children: /* @__PURE__ */ jsx(Text, { style: p.secondary ? p.style.btn2Text : p.style.btnText, children: p.label }) });
 }
-function makeStyles(bg, text, primary, buttonText) {
+function makeStyles(t) {
+  const { backgroundColor: bg, textColor: text, primaryColor: primary, secondaryColor: secondary, buttonTextColor: buttonText } = t;
   return StyleSheet.create({
     screen: { flex: 1, backgroundColor: bg, alignItems: "center", justifyContent: "center", padding: 24 },
     cam: { flex: 1, backgroundColor: "#000" },
     h1: { color: text, fontSize: 22, fontWeight: "700", textAlign: "center", marginBottom: 8 },
     p: { color: text, fontSize: 16, textAlign: "center", marginBottom: 16, opacity: 0.85 },
     logo: { height: 48, width: 200, marginBottom: 16 },
+    hero: { width: 240, height: 160, marginBottom: 16 },
     btn: { backgroundColor: primary, borderRadius: 999, paddingVertical: 13, paddingHorizontal: 28, margin: 6 },
     btnText: { color: buttonText, fontSize: 16, fontWeight: "600", textAlign: "center" },
-    btn2: { backgroundColor: "#e8eef6", borderRadius: 999, paddingVertical: 13, paddingHorizontal: 28, margin: 6 },
+    btn2: { backgroundColor: secondary, borderRadius: 999, paddingVertical: 13, paddingHorizontal: 28, margin: 6 },
     btn2Text: { color: text, fontSize: 16, fontWeight: "600", textAlign: "center" },
     row: { flexDirection: "row", flexWrap: "wrap", justifyContent: "center" },
     reviewId: { width: 295, height: 186, borderRadius: 10, marginBottom: 16 },

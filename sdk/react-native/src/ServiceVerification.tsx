@@ -1,5 +1,5 @@
 import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ActivityIndicator, Image, StyleSheet, Text, TouchableOpacity, View, type LayoutChangeEvent } from 'react-native';
+import { ActivityIndicator, Image, ImageBackground, StyleSheet, Text, TouchableOpacity, View, type LayoutChangeEvent } from 'react-native';
 import { Camera, runAtTargetFps, useCameraDevice, useCameraPermission, useFrameProcessor, type Frame } from 'react-native-vision-camera';
 import { Worklets } from 'react-native-worklets-core';
 import ImageEditor from '@react-native-community/image-editor';
@@ -22,6 +22,7 @@ import {
   type Hint,
   type Messages,
   type StepChange,
+  type Theme,
   type VerificationResult,
 } from '../../core/src';
 
@@ -43,6 +44,7 @@ type Screen =
   | { kind: 'capture'; index: number }
   | { kind: 'review'; index: number; dataUrl: string }
   | { kind: 'denied'; index: number }
+  | { kind: 'nocamera'; index: number }
   | { kind: 'submitting' }
   | { kind: 'done' }
   | { kind: 'error'; retry?: () => void };
@@ -96,7 +98,7 @@ export function ServiceVerification(props: ServiceVerificationProps): React.JSX.
 
   const c = session.customization;
   const m = c.messages;
-  const styles = useMemo(() => makeStyles(c.theme.backgroundColor, c.theme.textColor, c.theme.primaryColor, c.theme.buttonTextColor), [c]);
+  const styles = useMemo(() => makeStyles(c.theme), [c]);
 
   const goto = useCallback(
     (index: number) => {
@@ -133,16 +135,30 @@ export function ServiceVerification(props: ServiceVerificationProps): React.JSX.
           {screen.kind === 'submitting' ? <Text style={styles.p}>{m.submitting}</Text> : null}
         </View>
       );
-    case 'landing':
-      return (
-        <View style={styles.screen} testID="tmb-landing">
-          {c.landing.logoUrl ? <Image source={{ uri: c.landing.logoUrl }} style={styles.logo} resizeMode="contain" /> : null}
-          <Text style={styles.h1}>{c.landing.heroMessage}</Text>
-          <Text style={styles.p}>{c.landing.tagline}</Text>
-          <Button style={styles} testID="tmb-start" label={c.landing.getStartedButtonText} onPress={() => goto(0)} />
+    case 'landing': {
+      const l = c.landing;
+      const content = (
+        <>
+          {l.logoUrl ? <Image source={{ uri: l.logoUrl }} style={styles.logo} resizeMode="contain" /> : null}
+          {l.heroImage ? <Image testID="tmb-hero" source={{ uri: l.heroImage }} style={styles.hero} resizeMode="contain" /> : null}
+          <Text style={styles.h1}>{l.heroMessage}</Text>
+          <Text style={styles.p}>{l.tagline}</Text>
+          <Button style={styles} testID="tmb-start" label={l.getStartedButtonText} onPress={() => goto(0)} />
           {close}
+        </>
+      );
+      // landing.backgroundImage (the workflow's background_image) covers
+      // the screen behind the texts, as on the web.
+      return l.backgroundImage ? (
+        <ImageBackground testID="tmb-landing" source={{ uri: l.backgroundImage }} resizeMode="cover" style={styles.screen}>
+          {content}
+        </ImageBackground>
+      ) : (
+        <View style={styles.screen} testID="tmb-landing">
+          {content}
         </View>
       );
+    }
     case 'capture':
       return (
         <CaptureScreen
@@ -158,14 +174,18 @@ export function ServiceVerification(props: ServiceVerificationProps): React.JSX.
             session.fail(new SdkError('CAMERA_PERMISSION_DENIED', 'the camera permission was denied'));
             setScreen({ kind: 'denied', index: screen.index });
           }}
+          onNoCamera={() => setScreen({ kind: 'nocamera', index: screen.index })}
           close={close}
         />
       );
     case 'denied':
+    case 'nocamera':
+      // No file picker in the app: the holder can allow the camera and
+      // try again, or leave. No camera is not an error (as on the web).
       return (
-        <View style={styles.screen} testID="tmb-denied">
-          <Text style={styles.h1}>{m.cameraDeniedTitle}</Text>
-          <Text style={styles.p}>{m.cameraDeniedText}</Text>
+        <View style={styles.screen} testID={`tmb-${screen.kind}`}>
+          <Text style={styles.h1}>{screen.kind === 'denied' ? m.cameraDeniedTitle : m.noCameraTitle}</Text>
+          <Text style={styles.p}>{screen.kind === 'denied' ? m.appCameraDeniedText : m.appNoCameraText}</Text>
           <Button style={styles} testID="tmb-retry-camera" label={m.retryCameraButton} onPress={() => goto(screen.index)} />
           {close}
         </View>
@@ -218,6 +238,9 @@ export function ServiceVerification(props: ServiceVerificationProps): React.JSX.
 export const ANALYSE_W = 200;
 export const ANALYSE_H = Math.round(ANALYSE_W / ID_RATIO);
 export const ANALYSE_FPS = 6;
+// How long a missing camera may take to appear in the device list before
+// the holder is told there is none.
+export const NO_CAMERA_WAIT_MS = 1500;
 
 export function hintText(m: Messages, h: Hint): string {
   return { no_card: m.guideNoCard, blurry: m.guideBlurry, glare: m.guideGlare, dark: m.guideDark, hold_steady: m.guideHoldSteady, ready: m.guideReady }[h];
@@ -229,6 +252,7 @@ function CaptureScreen(p: {
   styles: ReturnType<typeof makeStyles>;
   onCaptured(dataUrl: string): void;
   onDenied(): void;
+  onNoCamera(): void;
   close: React.ReactNode;
 }): React.JSX.Element {
   const selfie = p.step === 'selfie';
@@ -251,6 +275,15 @@ function CaptureScreen(p: {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [hasPermission]);
 
+  // No camera facing the right way: said after a moment, since the
+  // camera list may still be loading when the screen first draws.
+  useEffect(() => {
+    if (device || !hasPermission) return;
+    const t = setTimeout(() => p.onNoCamera(), NO_CAMERA_WAIT_MS);
+    return () => clearTimeout(t);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [device, hasPermission]);
+
   const frame = view.width ? (selfie ? selfieRect(view.width, view.height) : idFrameRect(view.width, view.height)) : undefined;
   const [title, subtitle] =
     p.step === 'id_front' ? [m.idFrontTitle, m.idFrontSubtitle] : p.step === 'id_back' ? [m.idBackTitle, m.idBackSubtitle] : [m.selfieTitle, m.selfieSubtitle];
@@ -260,8 +293,10 @@ function CaptureScreen(p: {
     busyRef.current = true;
     setBusy(true);
     try {
-      // Full quality at capture (spec); the crop re-encodes at 0.95.
-      const photo = await camera.current.takePhoto({ flash: 'off' });
+      // Full quality at capture (spec): qualityPrioritization is
+      // VisionCamera 3's option, photoQualityBalance (on the Camera) 4's;
+      // the crop re-encodes at 0.95.
+      const photo = await camera.current.takePhoto({ flash: 'off', qualityPrioritization: 'quality' });
       let pw = photo.width;
       let ph = photo.height;
       // A portrait screen with a landscape sensor image: the file is
@@ -325,7 +360,16 @@ function CaptureScreen(p: {
   return (
     <View style={p.styles.cam} testID={`tmb-capture-${p.step}`} onLayout={(e: LayoutChangeEvent) => setView(e.nativeEvent.layout)}>
       {device && hasPermission ? (
-        <Camera ref={camera} style={StyleSheet.absoluteFill} device={device} isActive photo pixelFormat="yuv" frameProcessor={selfie ? undefined : frameProcessor} />
+        <Camera
+          ref={camera}
+          style={StyleSheet.absoluteFill}
+          device={device}
+          isActive
+          photo
+          photoQualityBalance="quality"
+          pixelFormat="yuv"
+          frameProcessor={selfie ? undefined : frameProcessor}
+        />
       ) : null}
       {frame ? (
         <View
@@ -375,16 +419,18 @@ function Button(p: { label: string; onPress(): void; testID: string; secondary?:
   );
 }
 
-function makeStyles(bg: string, text: string, primary: string, buttonText: string) {
+function makeStyles(t: Theme) {
+  const { backgroundColor: bg, textColor: text, primaryColor: primary, secondaryColor: secondary, buttonTextColor: buttonText } = t;
   return StyleSheet.create({
     screen: { flex: 1, backgroundColor: bg, alignItems: 'center', justifyContent: 'center', padding: 24 },
     cam: { flex: 1, backgroundColor: '#000' },
     h1: { color: text, fontSize: 22, fontWeight: '700', textAlign: 'center', marginBottom: 8 },
     p: { color: text, fontSize: 16, textAlign: 'center', marginBottom: 16, opacity: 0.85 },
     logo: { height: 48, width: 200, marginBottom: 16 },
+    hero: { width: 240, height: 160, marginBottom: 16 },
     btn: { backgroundColor: primary, borderRadius: 999, paddingVertical: 13, paddingHorizontal: 28, margin: 6 },
     btnText: { color: buttonText, fontSize: 16, fontWeight: '600', textAlign: 'center' },
-    btn2: { backgroundColor: '#e8eef6', borderRadius: 999, paddingVertical: 13, paddingHorizontal: 28, margin: 6 },
+    btn2: { backgroundColor: secondary, borderRadius: 999, paddingVertical: 13, paddingHorizontal: 28, margin: 6 },
     btn2Text: { color: text, fontSize: 16, fontWeight: '600', textAlign: 'center' },
     row: { flexDirection: 'row', flexWrap: 'wrap', justifyContent: 'center' },
     reviewId: { width: 295, height: 186, borderRadius: 10, marginBottom: 16 },

@@ -8,7 +8,8 @@ declare module 'react-native' {
   type Style = Record<string, unknown> | Style[] | undefined | null | false;
   export const View: React.ComponentType<{ style?: Style; testID?: string; pointerEvents?: string; onLayout?(e: LayoutChangeEvent): void; children?: React.ReactNode }>;
   export const Text: React.ComponentType<{ style?: Style; children?: React.ReactNode }>;
-  export const Image: React.ComponentType<{ source: { uri: string }; style?: Style; resizeMode?: string }>;
+  export const Image: React.ComponentType<{ source: { uri: string }; style?: Style; resizeMode?: string; testID?: string }>;
+  export const ImageBackground: React.ComponentType<{ source: { uri: string }; style?: Style; resizeMode?: string; testID?: string; children?: React.ReactNode }>;
   export const ActivityIndicator: React.ComponentType<{ color?: string }>;
   export const TouchableOpacity: React.ComponentType<{
     style?: Style;
@@ -53,9 +54,12 @@ declare module 'react-native-vision-camera' {
     isActive: boolean;
     photo?: boolean;
     pixelFormat?: PixelFormat;
+    /** VisionCamera 4. */
+    photoQualityBalance?: 'speed' | 'balanced' | 'quality';
     frameProcessor?: ReadonlyFrameProcessor;
   }> {
-    takePhoto(options?: { flash?: 'on' | 'off' | 'auto' }): Promise<PhotoFile>;
+    /** qualityPrioritization: VisionCamera 3 (4 ignores it). */
+    takePhoto(options?: { flash?: 'on' | 'off' | 'auto'; qualityPrioritization?: 'speed' | 'balanced' | 'quality' }): Promise<PhotoFile>;
   }
   export function useFrameProcessor(frameProcessor: (frame: Frame) => void, dependencies: ReadonlyArray<unknown>): ReadonlyFrameProcessor;
   export function runAtTargetFps<T>(fps: number, func: () => T): T | undefined;

@@ -3,6 +3,7 @@
 export const View = 'View';
 export const Text = 'Text';
 export const Image = 'Image';
+export const ImageBackground = 'ImageBackground';
 export const ActivityIndicator = 'ActivityIndicator';
 export const TouchableOpacity = 'TouchableOpacity';
 export const StyleSheet = { create: (s) => s, absoluteFill: { position: 'absolute', left: 0, right: 0, top: 0, bottom: 0 } };

@@ -9,7 +9,8 @@ import React from 'react';
 const state = () => globalThis.__tmbCamera;
 
 export class Camera extends React.Component {
-  async takePhoto() {
+  async takePhoto(options) {
+    state().photoOptions?.push(options);
     return state().next();
   }
   render() {
@@ -17,8 +18,10 @@ export class Camera extends React.Component {
   }
 }
 
+// A device without cameras: the test sets devices to [].
 export function useCameraDevice(position) {
-  return { id: position };
+  const d = state().devices ?? ['front', 'back'];
+  return d.includes(position) ? { id: position } : undefined;
 }
 
 export function useCameraPermission() {

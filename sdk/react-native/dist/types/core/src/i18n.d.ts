@@ -25,6 +25,8 @@ export interface Messages {
     cameraDeniedText: string;
     noCameraTitle: string;
     noCameraText: string;
+    appCameraDeniedText: string;
+    appNoCameraText: string;
     uploadButton: string;
     retryCameraButton: string;
     errorTitle: string;

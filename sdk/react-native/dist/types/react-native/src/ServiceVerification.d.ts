@@ -20,4 +20,5 @@ export declare function ServiceVerification(props: ServiceVerificationProps): Re
 export declare const ANALYSE_W = 200;
 export declare const ANALYSE_H: number;
 export declare const ANALYSE_FPS = 6;
+export declare const NO_CAMERA_WAIT_MS = 1500;
 export declare function hintText(m: Messages, h: Hint): string;
