@@ -193,6 +193,7 @@ test('a denied camera permission gives CAMERA_PERMISSION_DENIED and the file upl
   const err = events.find((e) => e.kind === 'error');
   assert.equal(err?.data.code, 'CAMERA_PERMISSION_DENIED');
   assert.equal(await page.textContent('.tmb-fallback .tmb-h1'), 'Ruhusa ya kamera imezimwa', 'Kiswahili from the language');
+  assert.equal(await page.getAttribute('.tmb-close', 'aria-label'), 'Ghairi', 'the close button is named, in the language');
   await page.setInputFiles('.tmb-fallback input[type=file]', join(cam, 'front.jpg'));
   await page.waitForSelector('.tmb-review[data-step="id_front"]');
   const { w, h } = await reviewPixel(page, 1, 1);

@@ -92,7 +92,12 @@ export class Widget {
     this.leave = undefined;
     for (const c of Array.from(this.root.children)) if (c !== this.style) c.remove();
     this.root.appendChild(screen);
-    if (closable) this.root.appendChild(button('tmb-close', '×', () => this.cancel()));
+    if (closable) {
+      // Named for screen readers, which would read "×" as "multiplication".
+      const x = button('tmb-close', '×', () => this.cancel());
+      x.setAttribute('aria-label', this.m.cancelButton);
+      this.root.appendChild(x);
+    }
     const focus = screen.querySelector('button');
     (focus as HTMLButtonElement | null)?.focus?.();
   }
