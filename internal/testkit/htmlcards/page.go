@@ -83,7 +83,8 @@ func pageHTML(in pageInput) string {
 .b{position:absolute;box-sizing:border-box}
 .fields{display:flex;flex-direction:column;justify-content:%s}
 .row{display:flex;align-items:flex-start;column-gap:%.1fpx}
-.f{display:flex;flex-direction:column;min-width:0;flex-basis:0}
+.f{display:flex;flex-direction:column;align-items:flex-start;min-width:0;flex-basis:0}
+.f .vw{align-self:stretch}
 .f.r{flex-direction:row;align-items:baseline;column-gap:%.1fpx}
 .f.r .vw{flex:1 1 0}
 .vw{min-width:0;overflow:visible;white-space:nowrap}
@@ -267,8 +268,11 @@ window.settle = async function() {
     const w = el.getBoundingClientRect().width;
     if (w > limit + 0.5) {
       el.style.transform = 'scaleX(' + (limit / w).toFixed(4) + ')';
+      // a printer condenses type a little, not to a sliver
+      if (limit / w < 0.62) squeezed.push(el);
     }
   };
+  const squeezed = [];
   for (const vw of document.querySelectorAll('.vw')) {
     const v = vw.querySelector('.v');
     fit(v, vw.getBoundingClientRect().width, 14);
@@ -296,7 +300,7 @@ window.settle = async function() {
       l.style.letterSpacing = ((pitch * n - w) / n).toFixed(3) + 'px';
     }
   }
-  const problems = [];
+  const problems = squeezed.map(e => 'condensed too far: ' + e.className + ' "' + e.textContent.slice(0, 30) + '"');
   const card = document.getElementById('card').getBoundingClientRect();
   const texts = [...document.querySelectorAll('.c, .v, .tx, .ml')].filter(e => e.textContent.trim() !== '');
   const rect = e => {

@@ -155,7 +155,8 @@ type FieldLayout struct {
 // part (holder, look, capture) do not move when another part changes.
 func (g *Generator) stream(index int, part string) *rand.Rand {
 	h := fnv.New64a()
-	h.Write([]byte(string(g.opts.Style) + "/" + part))
+	d := g.opts.Definitions[index%len(g.opts.Definitions)]
+	h.Write([]byte(string(g.opts.Style) + "/" + d.Config + "/" + part))
 	return rand.New(rand.NewPCG(g.opts.Seed^h.Sum64(), uint64(index)))
 }
 

@@ -2,6 +2,7 @@ package htmlcards
 
 import (
 	"fmt"
+	"regexp"
 	"math/rand/v2"
 	"strings"
 	"unicode"
@@ -229,9 +230,15 @@ func (l *look) dress(c string) string {
 // keeping short function words (of, ya, la, de) lower case.
 func titleCase(s string) string {
 	small := map[string]bool{"of": true, "ya": true, "la": true, "pa": true, "de": true, "du": true, "wa": true, "cha": true}
+	orig := strings.Fields(s)
 	words := strings.Fields(strings.ToLower(s))
 	for i, w := range words {
 		if i > 0 && small[w] {
+			continue
+		}
+		// acronyms stay as they are: NIN, ID, D.O.B.
+		if u := strings.ToUpper(orig[i]); u == orig[i] && (acronyms[strings.Trim(u, ":./")] || dotted.MatchString(u)) {
+			words[i] = orig[i]
 			continue
 		}
 		rs := []rune(w)
@@ -251,6 +258,11 @@ func titleCase(s string) string {
 	}
 	return strings.Join(words, " ")
 }
+
+var (
+	acronyms = map[string]bool{"NIN": true, "ID": true, "NIDA": true, "EC": true}
+	dotted   = regexp.MustCompile(`^([A-Z]\.)+:?$`)
+)
 
 // genericLabels are, per field of the generic definitions, the caption
 // in each language a card may print (every one of them is in the
