@@ -2,8 +2,8 @@ package htmlcards
 
 import (
 	"fmt"
-	"regexp"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"unicode"
 
