@@ -13,6 +13,11 @@ cd "$(dirname "$0")/.."
 # of recognisers, not BLAS, decides how many cores face matching uses.
 # fonts-dejavu-extra, fonts-freefont-ttf and fonts-crosextra-carlito: the
 # synthetic corpus's type and held-out layout variants (docs/synth.md).
+# fonts-roboto-unhinted, fonts-open-sans and fonts-cantarell: the type of
+# the HTML corpus (internal/testkit/htmlcards), families that neither
+# synth nor its held-out family draws, so a reader measured on it meets
+# letter shapes it was not developed on (Roboto in the dev style, Open
+# Sans and Cantarell in the held-out eval style).
 # postgresql: the tests of server/postgres start a throwaway cluster with
 # its initdb and pg_ctl (internal/pgtest); the package also creates the
 # unprivileged postgres user those run as when the tests run as root.
@@ -27,6 +32,7 @@ packages=(
   fonts-ocr-b fonts-dejavu-core fonts-liberation2
   poppler-utils
   fonts-dejavu-extra fonts-freefont-ttf fonts-crosextra-carlito
+  fonts-roboto-unhinted fonts-open-sans fonts-cantarell
   postgresql nginx-light
   chromium nodejs
 )

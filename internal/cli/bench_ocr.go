@@ -15,6 +15,7 @@ import (
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/bench"
 	"github.com/tambua/tambua/internal/bench/ocrbench"
+	"github.com/tambua/tambua/internal/testkit/htmlcards"
 )
 
 func init() {
@@ -28,7 +29,8 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	defsFlag := fs.String("defs", "", "definitions (default: all)")
 	cores := fs.Int("cores", 1, "CPU cores to use (GOMAXPROCS and tesseract workers)")
 	seed := fs.Uint64("seed", 1, "random seed")
-	source := fs.String("source", ocrbench.Synth, "captures: synth (internal/testkit/synth, realistic) or cardtest (plain renders)")
+	source := fs.String("source", ocrbench.Synth, "captures: synth (internal/testkit/synth, realistic), cardtest (plain renders) or html (internal/testkit/htmlcards, an independent renderer)")
+	style := fs.String("style", "dev", "with -source html: the template style, dev or eval (eval is held out: measure, never tune on it)")
 	specimens := fs.String("specimens", "", "instead, read every image in this folder and print what is found")
 	config := fs.String("config", "", "definition for -specimens (default: the generic ones, the check picks per image)")
 	verbose := fs.Bool("v", false, "print every field read wrongly and every card not found")
@@ -49,8 +51,16 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	if *cores < 1 || *n < 1 {
 		return Usagef("-cores and -n must be positive")
 	}
-	if *source != ocrbench.Synth && *source != ocrbench.Cardtest {
-		return Usagef("-source is synth or cardtest")
+	if *source != ocrbench.Synth && *source != ocrbench.Cardtest && *source != ocrbench.HTML {
+		return Usagef("-source is synth, cardtest or html")
+	}
+	if *source == ocrbench.HTML {
+		if _, err := htmlcards.ParseStyle(*style); err != nil {
+			return Usagef("%v", err)
+		}
+		if *outlines {
+			return Usagef("-outlines reads synth captures only")
+		}
 	}
 	variants, err := ocrbench.ParseVariants(*variantsFlag)
 	if err != nil {
@@ -72,7 +82,7 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	o := ocrbench.Options{Check: k, Definitions: defs, Levels: strings.Split(*levels, ","), Variants: variants,
-		Source: *source, N: *n, Seed: *seed, Outlines: *outlines, Out: *out}
+		Source: *source, Style: *style, N: *n, Seed: *seed, Outlines: *outlines, Out: *out}
 	if *verbose {
 		o.Log = env.Stderr
 	}

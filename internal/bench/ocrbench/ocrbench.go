@@ -25,6 +25,7 @@ import (
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/bench"
 	"github.com/tambua/tambua/internal/testkit/cardtest"
+	"github.com/tambua/tambua/internal/testkit/htmlcards"
 	"github.com/tambua/tambua/internal/testkit/synth"
 	"github.com/tambua/tambua/internal/textdist"
 	"github.com/tambua/tambua/vision"
@@ -37,6 +38,10 @@ const (
 	// Cardtest is internal/testkit/cardtest: the project's own plain
 	// renders of one layout, kept as a second, easier reference.
 	Cardtest = "cardtest"
+	// HTML is internal/testkit/htmlcards: documents drawn as HTML/CSS by
+	// headless Chromium from templates of their own (style dev or the
+	// held-out eval), photographed by a capture simulation of their own.
+	HTML = "html"
 )
 
 // Options say what one run reads.
@@ -49,7 +54,9 @@ type Options struct {
 	// Variants are the synth layout families; a cardtest run reads its
 	// one layout, as variant "".
 	Variants []synth.Variant
-	Source   string // Synth or Cardtest
+	Source   string // Synth, Cardtest or HTML
+	// Style is the htmlcards template style of an HTML run (dev, eval).
+	Style string
 	// N cards per definition, level and variant.
 	N    int
 	Seed uint64
@@ -67,7 +74,8 @@ type Options struct {
 // Level is the tallies of one layout family at one level.
 type Level struct {
 	Level   string
-	Variant synth.Variant // "" for cardtest
+	Variant synth.Variant // "" for cardtest and html
+	Style   string        // the htmlcards style of an html run
 	// Tallies has one tally per definition, in the order of
 	// Options.Definitions.
 	Tallies []Tally
@@ -75,8 +83,12 @@ type Level struct {
 	Overall Tally
 }
 
-// VariantName is the variant as the report shows it: "-" for cardtest.
+// VariantName is the variant as the report shows it: "-" for cardtest,
+// html-STYLE for the HTML corpus.
 func (l *Level) VariantName() string {
+	if l.Style != "" {
+		return "html-" + l.Style
+	}
 	if l.Variant == "" {
 		return "-"
 	}
@@ -89,8 +101,8 @@ func (l *Level) VariantName() string {
 // *bench.InputError.
 func Run(ctx context.Context, o Options, each func(*Level)) ([]*Level, error) {
 	variants := o.Variants
-	if o.Source == Cardtest {
-		// cardtest draws one layout of its own
+	if o.Source == Cardtest || o.Source == HTML {
+		// cardtest and htmlcards draw layouts of their own
 		variants = []synth.Variant{""}
 	}
 	r := &run{Options: o}
@@ -98,12 +110,17 @@ func Run(ctx context.Context, o Options, each func(*Level)) ([]*Level, error) {
 	for _, v := range variants {
 		for _, lv := range o.Levels {
 			l := &Level{Level: lv, Variant: v, Tallies: make([]Tally, len(o.Definitions))}
+			if o.Source == HTML {
+				l.Style = o.Style
+			}
 			var err error
 			switch {
 			case o.Outlines:
 				err = r.outlines(ctx, l)
 			case o.Source == Synth:
 				err = r.synth(ctx, l)
+			case o.Source == HTML:
+				err = r.html(ctx, l)
 			default:
 				err = r.cardtest(ctx, l)
 			}
@@ -216,6 +233,59 @@ func (r *run) eachSynthSample(ctx context.Context, l *Level,
 			}
 			if err := f(idx, di, def, smp); err != nil {
 				return err
+			}
+		}
+	}
+	return nil
+}
+
+// html reads N htmlcards captures of every definition at one level,
+// sample idx = i*len(defs)+di being of defs[di], as synth's are read and
+// scored. Rendering (Chromium) and photographing are not timed.
+func (r *run) html(ctx context.Context, l *Level) error {
+	diff, err := htmlcards.ParseDifficulty(l.Level)
+	if err != nil {
+		return &bench.InputError{Err: err}
+	}
+	st, err := htmlcards.ParseStyle(r.Style)
+	if err != nil {
+		return &bench.InputError{Err: err}
+	}
+	defs := r.Definitions
+	gen, err := htmlcards.New(ctx, htmlcards.Options{Definitions: defs, Style: st, Seed: r.Seed, Difficulty: diff})
+	if err != nil {
+		return err
+	}
+	defer gen.Close()
+	for i := 0; i < r.N; i++ {
+		for di, def := range defs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			idx := i*len(defs) + di
+			smp, err := gen.Sample(ctx, idx)
+			if err != nil {
+				return err
+			}
+			captures := map[string][]byte{idv.SlotFront: smp.Front}
+			corners := map[string]*[4][2]float64{"front": &smp.Truth.Capture["front"].Corners}
+			if def.HasSide("back") {
+				captures[idv.SlotBack] = smp.Back
+				corners["back"] = &smp.Truth.Capture["back"].Corners
+			}
+			name := fmt.Sprintf("%s/html-%s/%s#%d", l.Level, r.Style, def.Config, idx)
+			ex, ok, err := r.readCard(ctx, name, def, captures, smp.Truth.Printed, corners, &l.Tallies[di])
+			if err != nil {
+				return err
+			}
+			if !ok && r.Out != "" {
+				dir := filepath.Join(r.Out, fmt.Sprintf("%s-html-%s-%s-%d", l.Level, r.Style, def.Config, idx))
+				if err := smp.WriteDir(dir); err != nil {
+					return err
+				}
+				if err := dumpRectified(dir, ex); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -372,6 +442,11 @@ func dump(dir string, smp *synth.Sample, ex *ocr.Extraction) error {
 	if err := smp.WriteDir(dir); err != nil {
 		return err
 	}
+	return dumpRectified(dir, ex)
+}
+
+// dumpRectified writes the sides the check rectified into dir.
+func dumpRectified(dir string, ex *ocr.Extraction) error {
 	if ex == nil {
 		return nil
 	}
