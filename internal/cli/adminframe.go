@@ -14,9 +14,9 @@ import (
 )
 
 // adminCommand is the frame every admin command shares (org, clients,
-// workflows, units; the webhooks commands use parseArgs and print JSON
-// only): --data or --db, --json, flags accepted before, between and after the
-// positional arguments, and one result printed either as aligned
+// workflows, units, reviews, audit; the webhooks commands have their own
+// frame, webhookFlags.run, and print JSON only): --data or --db, --json,
+// flags accepted before, between and after the positional arguments, and one result printed either as aligned
 // "name value" lines or, with --json, as one JSON object with the same
 // names (docs/cli.md lists each command's object).
 type adminCommand struct {
