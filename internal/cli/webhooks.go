@@ -72,16 +72,7 @@ func (f webhookFlags) open(ctx context.Context) (backend, *webhook.Service, erro
 // returns as JSON; op's error goes through explain (webhookErr, or
 // asIs where a command passes its errors on unchanged).
 func (f webhookFlags) run(ctx context.Context, env *Env, explain func(error) error, op func(st backend, svc *webhook.Service) (any, error)) error {
-	st, svc, err := f.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	v, err := op(st, svc)
-	if err != nil {
-		return explain(err)
-	}
-	return printJSON(env, v)
+	return openCallPrint(ctx, f.open, explain, op, func(v any) error { return printJSON(env, v) })
 }
 
 func asIs(err error) error { return err }
