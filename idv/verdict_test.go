@@ -34,6 +34,8 @@ func TestJudgeStep(t *testing.T) {
 		{"below threshold, review disabled", rule(off, 0.75), Passed(0.7), nil, StatusFailed, []string{"face_low_confidence"}},
 		{"review outcome, reviewed", rule(reviewing, 0), Outcome{Status: StatusReview, Reasons: []string{"x"}}, nil, StatusReview, []string{"x"}},
 		{"review outcome, auto-decline", rule(declining, 0), Outcome{Status: StatusReview, Reasons: []string{"x"}}, nil, StatusFailed, []string{"x"}},
+		{"review outcome, review disabled", rule(off, 0), Outcome{Status: StatusReview, Reasons: []string{"x"}}, nil, StatusFailed, []string{"x"}},
+		{"review outcome without reason, review disabled", rule(off, 0), Outcome{Status: StatusReview}, nil, StatusFailed, []string{"face_matching_failed"}},
 		{"failed keeps its reasons", rule(reviewing, 0.75), Failed("face_mismatch"), nil, StatusFailed, []string{"face_mismatch"}},
 		{"failed without reason", rule(reviewing, 0), Failed(), nil, StatusFailed, []string{"face_matching_failed"}},
 		{"Go error is review, never accept", rule(off, 0.75), Passed(0.99), boom, StatusError, []string{"face_unavailable"}},

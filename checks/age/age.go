@@ -34,13 +34,24 @@ func init() {
 // Check is the age_verification check.
 type Check struct{}
 
-var _ idv.Check = Check{}
+var (
+	_ idv.Check         = Check{}
+	_ idv.StepValidator = Check{}
+)
 
 // Name implements idv.Check.
 func (Check) Name() string { return idv.CheckAge }
 
 // Cost implements idv.Check.
 func (Check) Cost() int { return idv.CostOf(idv.CheckAge) }
+
+// ValidateStep refuses a bad min_age when the workflow is prepared, so it
+// does not send every verification to review (Run still checks it for a
+// Case built by hand).
+func (Check) ValidateStep(st idv.Step) error {
+	_, err := MinAge(st.Params)
+	return err
+}
 
 // MinAge reads params.min_age (a whole number from 1 to 130), default 18.
 func MinAge(params map[string]any) (int, error) {

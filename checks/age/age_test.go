@@ -90,3 +90,26 @@ func FuzzParsePrinted(f *testing.F) {
 		}
 	})
 }
+
+// TestMinAgeAtPrepare: ValidateStep, which Prepare calls for the step,
+// takes the min_age values Run takes and refuses the ones Run refuses.
+func TestMinAgeAtPrepare(t *testing.T) {
+	for _, tc := range []struct {
+		params map[string]any
+		ok     bool
+	}{
+		{nil, true},
+		{map[string]any{"min_age": 21}, true},
+		{map[string]any{"min_age": 16.0}, true},
+		{map[string]any{"min_age": "18"}, false},
+		{map[string]any{"min_age": 17.5}, false},
+		{map[string]any{"min_age": 0}, false},
+		{map[string]any{"min_age": 200}, false},
+		{map[string]any{"min_age": -1}, false},
+	} {
+		err := Check{}.ValidateStep(idv.Step{Name: idv.CheckAge, Params: tc.params})
+		if tc.ok != (err == nil) {
+			t.Errorf("min_age %v: ValidateStep error %v, want ok %v", tc.params["min_age"], err, tc.ok)
+		}
+	}
+}

@@ -50,7 +50,14 @@ const (
 const DefaultReviewBand = 0.15
 
 func init() {
-	idv.Register(idv.CheckDocAuth, func(idv.Settings) (idv.Check, error) { return New(), nil })
+	idv.Register(idv.CheckDocAuth, func(s idv.Settings) (idv.Check, error) {
+		// The OCR-B font of the MRZ reader, as mrz_parsing and
+		// ocr_extraction read it.
+		if font := s.Get("ocrb_font", ""); font != "" {
+			return New(WithMRZReader(mrz.NewReader(mrz.WithFont(font)))), nil
+		}
+		return New(), nil
+	})
 }
 
 // Check is the document_authenticity check. It is safe for concurrent use.
@@ -63,11 +70,26 @@ var (
 	_ idv.StepValidator = (*Check)(nil)
 )
 
-// sharedReader reads the MRZ when no earlier check left one on the Case.
+// sharedReader reads the MRZ when no earlier check left one on the Case
+// and no reader was given (WithMRZReader): the default font's glyph
+// templates are rendered once for every Check.
 var sharedReader = mrz.NewReader()
 
+// Option configures a Check.
+type Option func(*Check)
+
+// WithMRZReader sets the reader of the MRZ band (the registered check
+// builds one on the ocrb_font setting when it is set).
+func WithMRZReader(r *mrz.Reader) Option { return func(k *Check) { k.mrz = r } }
+
 // New returns the check.
-func New() *Check { return &Check{mrz: sharedReader} }
+func New(opts ...Option) *Check {
+	k := &Check{mrz: sharedReader}
+	for _, o := range opts {
+		o(k)
+	}
+	return k
+}
 
 // Name implements idv.Check.
 func (*Check) Name() string { return idv.CheckDocAuth }

@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -128,5 +129,25 @@ func TestDecodeFile(t *testing.T) {
 		if _, err := DecodeFile(path); err == nil || !strings.Contains(err.Error(), path) {
 			t.Errorf("DecodeFile(%s): error %v does not name the file", path, err)
 		}
+	}
+}
+
+// TestMRZSpecimens: the vectors that name an image, with its path in dir;
+// text-only vectors are left out.
+func TestMRZSpecimens(t *testing.T) {
+	dir := t.TempDir()
+	vectors := `{"vectors":[{"id":"uto","lines":["A","B"],"image":"ids/uto.png"},{"id":"text only","lines":["C"],"image":null}]}`
+	if err := os.WriteFile(filepath.Join(dir, "mrz_vectors.json"), []byte(vectors), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sp, err := MRZSpecimens(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []MRZCase{{"uto", filepath.Join(dir, "ids", "uto.png"), []string{"A", "B"}}}; !reflect.DeepEqual(sp, want) {
+		t.Errorf("MRZSpecimens = %+v, want %+v", sp, want)
+	}
+	if _, err := MRZSpecimens(t.TempDir()); err == nil {
+		t.Error("a folder without mrz_vectors.json: no error")
 	}
 }

@@ -12,8 +12,9 @@ import (
 	"github.com/tambua/tambua/server"
 )
 
-// The admin commands stand in for the console until it exists. Each takes
-// --data, the folder `tambua serve` uses.
+// The admin commands are the operator's door to the same service code as
+// the web console (docs/cli.md). Each takes --data, the folder `tambua
+// serve` uses, or --db.
 
 func init() {
 	Register(&Command{Path: "org create", Summary: "create an organisation; prints its id", Run: runOrgCreate})

@@ -14,9 +14,9 @@ import (
 )
 
 // adminCommand is the frame every admin command shares (org, clients,
-// workflows, units; the webhooks commands use parseArgs and print JSON
-// only): --data or --db, --json, flags accepted before, between and after the
-// positional arguments, and one result printed either as aligned
+// workflows, units, reviews, audit; the webhooks commands have their own
+// frame, webhookFlags.run, and print JSON only): --data or --db, --json,
+// flags accepted before, between and after the positional arguments, and one result printed either as aligned
 // "name value" lines or, with --json, as one JSON object with the same
 // names (docs/cli.md lists each command's object).
 type adminCommand struct {
@@ -94,16 +94,25 @@ func (c *adminCommand) parseID(args []string) (string, error) {
 // result op returns; op's error goes through explain (adminError,
 // reviewError), which words it for the command line.
 func (c *adminCommand) run(ctx context.Context, explain func(error) error, op func(st backend, admin *server.Admin) (any, error)) error {
-	st, admin, err := c.open(ctx)
+	return openCallPrint(ctx, c.open, explain, op, c.print)
+}
+
+// openCallPrint is the skeleton of every admin command (adminCommand.run,
+// webhookFlags.run): open the store and the service S the command calls,
+// call op, close the store, word op's error through explain or print
+// what op returns.
+func openCallPrint[S any](ctx context.Context, open func(context.Context) (backend, S, error), explain func(error) error,
+	op func(backend, S) (any, error), write func(any) error) error {
+	st, svc, err := open(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	v, err := op(st, admin)
+	v, err := op(st, svc)
 	if err != nil {
 		return explain(err)
 	}
-	return c.print(v)
+	return write(v)
 }
 
 // open opens the server's store: SQLite in the data folder, or the

@@ -67,6 +67,16 @@ func (f webhookFlags) open(ctx context.Context) (backend, *webhook.Service, erro
 	return st, webhook.NewService(st, webhook.NewSender(id, &webhook.Guard{AllowPrivate: *f.allowPrivate})), nil
 }
 
+// run is the webhooks commands' frame, as adminCommand.run is the other
+// admin commands': it opens the service, calls op and prints what op
+// returns as JSON; op's error goes through explain (webhookErr, or
+// asIs where a command passes its errors on unchanged).
+func (f webhookFlags) run(ctx context.Context, env *Env, explain func(error) error, op func(st backend, svc *webhook.Service) (any, error)) error {
+	return openCallPrint(ctx, f.open, explain, op, func(v any) error { return printJSON(env, v) })
+}
+
+func asIs(err error) error { return err }
+
 // parseWithID parses flags that may come before or after one positional
 // webhook id.
 func parseWithID(fs *flag.FlagSet, args []string) (string, error) {
@@ -155,19 +165,13 @@ func runWebhooksCreate(ctx context.Context, env *Env, args []string) error {
 	if *typ == webhook.TypeVerificationCheck {
 		in.Criteria = &webhook.CriteriaInput{RequireSuccess: reqSuccess, RequireScore: reqScore, MinThreshold: minThreshold}
 	}
-	st, svc, err := wf.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if _, err := st.Organisation(ctx, *org); err != nil {
-		return Usagef("organisation %d: %v", *org, err)
-	}
-	w, err := svc.Create(ctx, *org, in)
-	if err != nil {
-		return webhookErr(err)
-	}
-	return printJSON(env, &w)
+	return wf.run(ctx, env, webhookErr, func(st backend, svc *webhook.Service) (any, error) {
+		if _, err := st.Organisation(ctx, *org); err != nil {
+			return nil, Usagef("organisation %d: %v", *org, err)
+		}
+		w, err := svc.Create(ctx, *org, in)
+		return &w, err
+	})
 }
 
 func runWebhooksList(ctx context.Context, env *Env, args []string) error {
@@ -180,16 +184,10 @@ func runWebhooksList(ctx context.Context, env *Env, args []string) error {
 	if *org <= 0 {
 		return Usagef("--org is required")
 	}
-	st, svc, err := wf.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	ws, err := svc.List(ctx, *org)
-	if err != nil {
-		return err
-	}
-	return printJSON(env, map[string]any{"webhooks": ws})
+	return wf.run(ctx, env, asIs, func(_ backend, svc *webhook.Service) (any, error) {
+		ws, err := svc.List(ctx, *org)
+		return map[string]any{"webhooks": ws}, err
+	})
 }
 
 // webhookCommand runs the commands that take only a webhook id.
@@ -201,33 +199,25 @@ func webhookCommand(op string) func(ctx context.Context, env *Env, args []string
 		if err != nil {
 			return err
 		}
-		st, svc, err := wf.open(ctx)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		var out any
-		switch op {
-		case "show":
-			w, e := svc.Get(ctx, 0, id)
-			out, err = &w, e
-		case "activate", "pause", "resume":
-			move := map[string]func(context.Context, int64, string) (webhook.Webhook, error){
-				"activate": svc.Activate, "pause": svc.Pause, "resume": svc.Resume}[op]
-			w, e := move(ctx, 0, id)
-			out, err = &w, e
-		case "delete":
-			err = svc.Delete(ctx, 0, id)
-			out = map[string]any{"deleted": id}
-		case "stats":
-			out, err = svc.Stats(ctx, 0, id)
-		case "validate":
-			out, err = svc.ValidateCertificate(ctx, 0, id)
-		}
-		if err != nil {
-			return webhookErr(err)
-		}
-		return printJSON(env, out)
+		return wf.run(ctx, env, webhookErr, func(_ backend, svc *webhook.Service) (any, error) {
+			switch op {
+			case "show":
+				w, err := svc.Get(ctx, 0, id)
+				return &w, err
+			case "activate", "pause", "resume":
+				move := map[string]func(context.Context, int64, string) (webhook.Webhook, error){
+					"activate": svc.Activate, "pause": svc.Pause, "resume": svc.Resume}[op]
+				w, err := move(ctx, 0, id)
+				return &w, err
+			case "delete":
+				return map[string]any{"deleted": id}, svc.Delete(ctx, 0, id)
+			case "stats":
+				return svc.Stats(ctx, 0, id)
+			case "validate":
+				return svc.ValidateCertificate(ctx, 0, id)
+			}
+			return nil, nil
+		})
 	}
 }
 
@@ -239,16 +229,12 @@ func runWebhooksTest(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, svc, err := wf.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	res, err := svc.Test(ctx, 0, id, *event)
-	if err != nil {
-		return webhookErr(err)
-	}
-	if err := printJSON(env, res); err != nil {
+	var res webhook.TestResult
+	if err := wf.run(ctx, env, webhookErr, func(_ backend, svc *webhook.Service) (any, error) {
+		var err error
+		res, err = svc.Test(ctx, 0, id, *event)
+		return res, err
+	}); err != nil {
 		return err
 	}
 	if !res.Success {

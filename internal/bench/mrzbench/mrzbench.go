@@ -8,7 +8,6 @@ package mrzbench
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -28,13 +27,6 @@ import (
 	"github.com/tambua/tambua/mrz"
 	"github.com/tambua/tambua/vision"
 )
-
-// Case is one image with the MRZ lines it shows.
-type Case struct {
-	Name  string
-	Path  string
-	Lines []string
-}
 
 // Score counts exact reads and keeps the time of each.
 type Score struct {
@@ -95,7 +87,7 @@ type Report struct {
 // Run measures the reader with GOMAXPROCS at 1, as the goal is stated,
 // and restores it after. Missing test data is a *bench.InputError.
 func Run(ctx context.Context, o Options) (*Report, error) {
-	specimens, err := Specimens(o.Dir)
+	specimens, err := bench.MRZSpecimens(o.Dir)
 	if err != nil {
 		return nil, &bench.InputError{Err: err}
 	}
@@ -190,46 +182,21 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	return rep, nil
 }
 
-// Specimens lists the vectors of dir/mrz_vectors.json that name an image.
-func Specimens(dir string) ([]Case, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "mrz_vectors.json"))
-	if err != nil {
-		return nil, err
-	}
-	var f struct {
-		Vectors []struct {
-			ID    string   `json:"id"`
-			Lines []string `json:"lines"`
-			Image *string  `json:"image"`
-		} `json:"vectors"`
-	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("mrz_vectors.json: %w", err)
-	}
-	var out []Case
-	for _, v := range f.Vectors {
-		if v.Image != nil {
-			out = append(out, Case{v.ID, filepath.Join(dir, *v.Image), v.Lines})
-		}
-	}
-	return out, nil
-}
-
 // Crops lists the line crops of dir with their ground truth (NAME.tif
 // beside NAME.gt.txt).
-func Crops(dir string) ([]Case, error) {
+func Crops(dir string) ([]bench.MRZCase, error) {
 	gts, err := filepath.Glob(filepath.Join(dir, "*.gt.txt"))
 	if err != nil || len(gts) == 0 {
 		return nil, fmt.Errorf("no line crops in %s", dir)
 	}
-	var out []Case
+	var out []bench.MRZCase
 	for _, gt := range gts {
 		b, err := os.ReadFile(gt)
 		if err != nil {
 			return nil, err
 		}
 		base := strings.TrimSuffix(gt, ".gt.txt")
-		out = append(out, Case{filepath.Base(base), base + ".tif", []string{strings.TrimSpace(string(b))}})
+		out = append(out, bench.MRZCase{Name: filepath.Base(base), Path: base + ".tif", Lines: []string{strings.TrimSpace(string(b))}})
 	}
 	return out, nil
 }

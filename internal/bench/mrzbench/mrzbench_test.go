@@ -53,19 +53,10 @@ func TestLinesOf(t *testing.T) {
 	}
 }
 
+// TestCasesFromFiles: the line crops; the specimens' listing is
+// bench.MRZSpecimens (TestMRZSpecimens).
 func TestCasesFromFiles(t *testing.T) {
 	dir := t.TempDir()
-	vectors := `{"vectors":[{"id":"uto","lines":["A","B"],"image":"ids/uto.png"},{"id":"text only","lines":["C"],"image":null}]}`
-	if err := os.WriteFile(filepath.Join(dir, "mrz_vectors.json"), []byte(vectors), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sp, err := Specimens(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []Case{{"uto", filepath.Join(dir, "ids", "uto.png"), []string{"A", "B"}}}; !reflect.DeepEqual(sp, want) {
-		t.Errorf("Specimens = %+v, want %+v", sp, want)
-	}
 	if _, err := Crops(dir); err == nil {
 		t.Error("Crops of a folder without crops: no error")
 	}
@@ -76,7 +67,7 @@ func TestCasesFromFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []Case{{"l1", filepath.Join(dir, "l1.tif"), td3[1:]}}; !reflect.DeepEqual(cr, want) {
+	if want := []bench.MRZCase{{Name: "l1", Path: filepath.Join(dir, "l1.tif"), Lines: td3[1:]}}; !reflect.DeepEqual(cr, want) {
 		t.Errorf("Crops = %+v, want %+v", cr, want)
 	}
 	if _, err := Run(t.Context(), Options{Dir: t.TempDir()}); err == nil || !bench.IsInput(err) {
@@ -87,7 +78,7 @@ func TestCasesFromFiles(t *testing.T) {
 // TestReadLines reads the first specimen image of the shared test data
 // with the real reader, and a blank image in which there is no MRZ.
 func TestReadLines(t *testing.T) {
-	sp, err := Specimens(fixtures.Dir(t))
+	sp, err := bench.MRZSpecimens(fixtures.Dir(t))
 	if err != nil || len(sp) == 0 {
 		t.Fatalf("specimens: %v (%d)", err, len(sp))
 	}

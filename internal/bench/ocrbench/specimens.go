@@ -13,7 +13,6 @@ import (
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/bench"
-	"github.com/tambua/tambua/internal/bench/mrzbench"
 	"github.com/tambua/tambua/mrz"
 	"github.com/tambua/tambua/vision"
 )
@@ -152,7 +151,7 @@ func Specimens(ctx context.Context, k *ocr.Check, cands []*idv.DocumentDefinitio
 // mrz_vectors.json in dir or its parent; nil when there is none.
 func specimenTruth(dir string) map[string][]string {
 	for _, d := range []string{dir, filepath.Dir(filepath.Clean(dir))} {
-		cs, err := mrzbench.Specimens(d)
+		cs, err := bench.MRZSpecimens(d)
 		if err != nil {
 			continue
 		}
