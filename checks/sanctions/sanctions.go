@@ -62,7 +62,10 @@ type loaded struct {
 	version string
 }
 
-var _ idv.Check = (*Check)(nil)
+var (
+	_ idv.Check         = (*Check)(nil)
+	_ idv.StepValidator = (*Check)(nil)
+)
 
 // New returns the check reading lists from dir (comma separated for
 // several folders).
@@ -130,8 +133,18 @@ type Params struct {
 	Lists []string
 }
 
+// ValidateStep refuses a bad or unknown param when the workflow is
+// prepared (idv.StepValidator), so a typo fails the workflow once instead
+// of making the check unavailable at every verification. Run still reads
+// the params for a Case built by hand. Whether the lists load is a run-time
+// matter: a folder filled later, or swapped, is read then.
+func (*Check) ValidateStep(st idv.Step) error {
+	_, err := ParseParams(st.Params)
+	return err
+}
+
 // ParseParams reads the check's params: threshold (number in (0, 1]),
-// lists_dir (string), lists (list of strings).
+// lists_dir (string), lists (a non-empty list of known list names).
 func ParseParams(p map[string]any) (Params, error) {
 	out := Params{Threshold: match.DefaultThreshold}
 	for k, v := range p {
@@ -143,7 +156,8 @@ func ParseParams(p map[string]any) (Params, error) {
 					f, ok = float64(i), true
 				}
 			}
-			if !ok || f <= 0 || f > 1 {
+			// !(f > 0) also refuses NaN.
+			if !ok || !(f > 0) || f > 1 {
 				return out, fmt.Errorf("sanctions_screening: params.threshold must be a number in (0, 1], got %v", v)
 			}
 			out.Threshold = f
@@ -155,13 +169,24 @@ func ParseParams(p map[string]any) (Params, error) {
 			out.ListsDir = s
 		case "lists":
 			arr, ok := v.([]any)
-			if !ok {
-				return out, fmt.Errorf("sanctions_screening: params.lists must be a list of list names")
+			if names, isStrings := v.([]string); isStrings { // a workflow built in Go
+				arr, ok = make([]any, len(names)), true
+				for i, n := range names {
+					arr[i] = n
+				}
+			}
+			if !ok || len(arr) == 0 {
+				return out, fmt.Errorf("sanctions_screening: params.lists must be a non-empty list of list names (%s)", strings.Join(lists.Names, ", "))
 			}
 			for _, it := range arr {
 				s, ok := it.(string)
 				if !ok {
-					return out, fmt.Errorf("sanctions_screening: params.lists must be a list of list names")
+					return out, fmt.Errorf("sanctions_screening: params.lists must be a list of list names (%s)", strings.Join(lists.Names, ", "))
+				}
+				// A misspelt name would match no entity and screen
+				// against nothing: the holder would always be clear.
+				if !lists.Known(s) {
+					return out, fmt.Errorf("sanctions_screening: params.lists: unknown list %q (%s)", s, strings.Join(lists.Names, ", "))
 				}
 				out.Lists = append(out.Lists, s)
 			}

@@ -3,6 +3,7 @@ package sanctions_test
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -159,6 +160,10 @@ func TestSectionShape(t *testing.T) {
 	}
 }
 
+// TestScreeningCannotRun: a screening that cannot run at verification
+// time (no lists in the folder, no name on the document) goes to review
+// with sanctions_unavailable, never to accept. Bad params no longer reach
+// a verification: TestParamsRefusedAtPrepare.
 func TestScreeningCannotRun(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -167,15 +172,77 @@ func TestScreeningCannotRun(t *testing.T) {
 		dir    string
 	}{
 		{"no lists", caseWriter{fields: map[string]string{"full_name": "A B"}}, nil, t.TempDir()},
+		{"no lists in the params' folder", caseWriter{fields: map[string]string{"full_name": "A B"}},
+			map[string]any{"lists_dir": filepath.Join(t.TempDir(), "missing")}, listsDirs(t)},
 		{"no name", caseWriter{fields: map[string]string{"full_name": ""}}, nil, listsDirs(t)},
-		{"bad threshold", caseWriter{fields: map[string]string{"full_name": "A B"}}, map[string]any{"threshold": "high"}, listsDirs(t)},
-		{"unknown param", caseWriter{fields: map[string]string{"full_name": "A B"}}, map[string]any{"treshold": 0.9}, listsDirs(t)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res := verify(t, tc.w, tc.params, tc.dir)
 			if res.Decision != idv.Review || strings.Join(res.DecisionReasons, ",") != "sanctions_unavailable" {
 				t.Errorf("decision %s %v, want review sanctions_unavailable", res.Decision, res.DecisionReasons)
+			}
+		})
+	}
+}
+
+// TestParamsRefusedAtPrepare: a bad or unknown param fails Prepare with
+// an invalid-input error naming the step (idv.StepValidator), instead of
+// preparing and sending every verification to review; good params prepare.
+func TestParamsRefusedAtPrepare(t *testing.T) {
+	tests := []struct {
+		name   string
+		params map[string]any
+		want   string // "" when the workflow prepares
+	}{
+		{"no params", nil, ""},
+		{"every param", map[string]any{"threshold": 0.9, "lists_dir": "/var/lib/tambua/lists", "lists": []any{"ofac_sdn", "un_sc", "pep"}}, ""},
+		{"threshold 1", map[string]any{"threshold": 1}, ""},
+		{"lists as Go strings", map[string]any{"lists": []string{"eu_fsf"}}, ""},
+		{"threshold as text", map[string]any{"threshold": "high"}, "params.threshold"},
+		{"threshold zero", map[string]any{"threshold": 0.0}, "params.threshold"},
+		{"threshold negative", map[string]any{"threshold": -0.5}, "params.threshold"},
+		{"threshold above one", map[string]any{"threshold": 1.5}, "params.threshold"},
+		{"threshold as percent", map[string]any{"threshold": 80}, "params.threshold"},
+		{"threshold NaN", map[string]any{"threshold": math.NaN()}, "params.threshold"},
+		{"unknown param", map[string]any{"treshold": 0.9}, `unknown param "treshold"`},
+		{"empty lists_dir", map[string]any{"lists_dir": ""}, "params.lists_dir"},
+		{"lists_dir not text", map[string]any{"lists_dir": 7}, "params.lists_dir"},
+		{"lists not a list", map[string]any{"lists": "ofac_sdn"}, "params.lists"},
+		{"lists empty", map[string]any{"lists": []any{}}, "params.lists"},
+		{"list name not text", map[string]any{"lists": []any{"ofac_sdn", 3}}, "params.lists"},
+		{"misspelt list", map[string]any{"lists": []any{"ofac_sdn", "un"}}, `unknown list "un"`},
+	}
+	eng := idv.New(idv.WithDefinitions(defs{"ke_passport": {Config: "ke_passport", FieldSchema: []string{"full_name"}}}),
+		idv.WithChecks(caseWriter{}), idv.WithSettings(idv.Settings{sanctions.SettingListsDir: t.TempDir()}))
+	defer eng.Close()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			wf := &idv.Workflow{Name: "screening", DocumentTypes: []string{"ke_passport"},
+				Checks: []idv.CheckSpec{{Name: idv.CheckOCR}, {Name: idv.CheckSanctions, Params: tc.params}}}
+			_, err := eng.Prepare(wf)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Prepare: %v", err)
+				}
+				return
+			}
+			if err == nil || idv.ErrorCode(err) != idv.EInvalid {
+				t.Fatalf("Prepare error %v, want an invalid-input error", err)
+			}
+			if msg := err.Error(); !strings.Contains(msg, "checks[1] sanctions_screening") || !strings.Contains(msg, tc.want) {
+				t.Errorf("Prepare error %q, want the step and %q", msg, tc.want)
+			}
+			// The check refuses the same params itself (ValidateStep),
+			// and Run keeps refusing them for a Case built by hand.
+			ch := sanctions.New(t.TempDir())
+			if err := ch.ValidateStep(idv.Step{Name: idv.CheckSanctions, Params: tc.params}); err == nil {
+				t.Error("ValidateStep accepted the params")
+			}
+			c := idv.NewCase(nil)
+			c.Step = idv.Step{Name: idv.CheckSanctions, Params: tc.params}
+			if _, err := ch.Run(context.Background(), c); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Run error %v, want %q", err, tc.want)
 			}
 		})
 	}

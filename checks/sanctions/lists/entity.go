@@ -41,6 +41,19 @@ const (
 	PEP      = "pep"
 )
 
+// Names are every list name, in the order the docs table gives them.
+var Names = []string{OFACSDN, OFACCons, UN, EU, USCSL, BISDPL, PEP}
+
+// Known reports whether name is one of Names.
+func Known(name string) bool {
+	for _, n := range Names {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
 // Category tells which section of the sanctions_screening result a list
 // belongs to: "ofac" for sanctions lists, "pep" for politically exposed
 // persons.
