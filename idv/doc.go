@@ -10,6 +10,8 @@
 //
 // A check author implements Check. Optional interfaces a check may add:
 //
+//   - StepValidator: refuse bad step parameters when a workflow is prepared
+//     (Engine.Prepare) or created (Engine.ValidateSteps), not at every run.
 //   - Closer: release models, pools or child processes when the engine closes.
 //
 // The verdict follows the spec's business rules: checks run in workflow

@@ -162,16 +162,47 @@ func (e *Engine) Prepare(w *Workflow) (*Prepared, error) {
 			return nil, Errorf(EInternal, "check %s costs %d units, the catalog says %d", cs.Name, c.Cost(), info.Cost)
 		}
 		t, has := w.ThresholdFor(i)
-		if v, ok := c.(StepValidator); ok {
-			st := Step{Name: cs.Name, Threshold: t, HasThreshold: has, Params: cs.Params}
-			if err := v.ValidateStep(st); err != nil {
-				return nil, Errorf(EInvalid, "checks[%d] %s: %v", i, cs.Name, err)
-			}
+		if err := validateStep(w, i, c); err != nil {
+			return nil, err
 		}
 		p.steps = append(p.steps, preparedStep{check: c, info: info, spec: cs, threshold: t, hasThreshold: has})
 		p.cost += c.Cost()
 	}
 	return p, nil
+}
+
+// ValidateSteps checks the parameters of every step whose check this
+// engine can build, as Prepare does (StepValidator), without needing the
+// document definitions. A transport calls it when a workflow is created or
+// edited, so a workflow every verification would refuse is refused then.
+// A check this engine cannot build (a plugin loaded elsewhere, a package
+// not compiled in) is left to Prepare.
+func (e *Engine) ValidateSteps(w *Workflow) error {
+	for i, cs := range w.Checks {
+		c, err := e.Check(cs.Name)
+		if err != nil {
+			continue
+		}
+		if err := validateStep(w, i, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateStep runs c's StepValidator, if it has one, on step i of w with
+// the threshold in force.
+func validateStep(w *Workflow, i int, c Check) error {
+	v, ok := c.(StepValidator)
+	if !ok {
+		return nil
+	}
+	cs := w.Checks[i]
+	t, has := w.ThresholdFor(i)
+	if err := v.ValidateStep(Step{Name: cs.Name, Threshold: t, HasThreshold: has, Params: cs.Params}); err != nil {
+		return Errorf(EInvalid, "checks[%d] %s: %v", i, cs.Name, err)
+	}
+	return nil
 }
 
 // Workflow returns the prepared workflow.

@@ -360,3 +360,34 @@ func TestPrepareValidatesStepParams(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateSteps: what a transport calls when a workflow is created
+// refuses the same params as Prepare, needs no document definitions, and
+// leaves a check this engine cannot build to Prepare.
+func TestValidateSteps(t *testing.T) {
+	face := &banded{scripted{name: idv.CheckFace, cost: idv.CostOf(idv.CheckFace), out: idv.Passed(0.9)}}
+	eng := idv.New(idv.WithChecks(check(idv.CheckOCR, idv.Passed(1), nil), face))
+	defer eng.Close()
+	tests := []struct {
+		name   string
+		checks []idv.CheckSpec
+		want   string // "" when valid
+	}{
+		{"good band", []idv.CheckSpec{{Name: idv.CheckOCR}, {Name: idv.CheckFace, Params: map[string]any{"review_band": 0.05}}}, ""},
+		{"band above the threshold", []idv.CheckSpec{{Name: idv.CheckOCR}, {Name: idv.CheckFace, Params: map[string]any{"review_band": 0.8}}},
+			"checks[1] face_matching"},
+		{"check not in this engine", []idv.CheckSpec{{Name: idv.CheckOCR}, {Name: "palm_reading", Params: map[string]any{"x": 1}}}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := eng.ValidateSteps(&idv.Workflow{Name: "steps", DocumentTypes: []string{"kenya_national_id"}, Checks: tc.checks})
+			if tc.want == "" {
+				assert.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Equal(t, idv.EInvalid, idv.ErrorCode(err))
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}

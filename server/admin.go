@@ -25,6 +25,12 @@ type Admin struct {
 	// Address is the caller's address written to the audit log (the
 	// console's requests); empty for the CLI.
 	Address string
+	// Steps, when set, also validates each step's parameters with the
+	// check that runs it (idv.Engine.ValidateSteps) when a workflow is
+	// created, edited or duplicated, so a workflow that could never be
+	// prepared is refused then, not at every verification. The server
+	// sets its engine here for the console.
+	Steps interface{ ValidateSteps(*idv.Workflow) error }
 }
 
 // NewAdmin returns the administration operations over st, signing refresh
@@ -147,7 +153,7 @@ func (a *Admin) CreateWorkflow(ctx context.Context, clientID, secret string, def
 		def.Status = idv.WorkflowActive
 	}
 	def.ID = ""
-	if err := def.Validate(); err != nil {
+	if err := a.validate(&def); err != nil {
 		return Workflow{}, err
 	}
 	w := Workflow{ID: idv.NewRequestID(), ClientID: c.ID, OrganisationID: c.OrganisationID, Status: def.Status, Definition: def}
@@ -185,7 +191,7 @@ func (a *Admin) EditWorkflow(ctx context.Context, id string, def idv.Workflow) (
 	}
 	def.ID = w.ID
 	def.Status = w.Status
-	if err := def.Validate(); err != nil {
+	if err := a.validate(&def); err != nil {
 		return Workflow{}, err
 	}
 	w.Definition = def
@@ -197,6 +203,18 @@ func (a *Admin) EditWorkflow(ctx context.Context, id string, def idv.Workflow) (
 		return out, err
 	}
 	return out, a.audit(ctx, w.OrganisationID, "workflow.updated", "workflow", w.ID, def.Name)
+}
+
+// validate checks a workflow's fields and rules, then its steps'
+// parameters when a.Steps is set.
+func (a *Admin) validate(def *idv.Workflow) error {
+	if err := def.Validate(); err != nil {
+		return err
+	}
+	if a.Steps != nil {
+		return a.Steps.ValidateSteps(def)
+	}
+	return nil
 }
 
 func requiredChecks(w idv.Workflow) []string {

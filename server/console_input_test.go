@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	_ "github.com/tambua/tambua/checks/sanctions" // its params are refused when a workflow is created
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/server"
 	"github.com/tambua/tambua/server/webhook"
@@ -152,6 +153,16 @@ func TestConsoleBadInput(t *testing.T) {
 			Workflow: idv.Workflow{Name: "abc", DocumentTypes: []string{"kenya_national_id"}, Checks: []idv.CheckSpec{{Name: idv.CheckFace}, {Name: idv.CheckOCR}}}}, "first check"},
 		"threshold out of range": {"POST", "/console/api/workflows", server.WorkflowCreate{ClientID: objs.client, ClientSecret: objs.secret,
 			Workflow: idv.Workflow{Name: "abc", DocumentTypes: []string{"kenya_national_id"}, Checks: []idv.CheckSpec{{Name: idv.CheckOCR}, {Name: idv.CheckFace, Threshold: ptr(0.99)}}}}, "threshold"},
+		// Step params are checked by the check that runs them
+		// (idv.StepValidator) when the workflow is created or edited.
+		"sanctions threshold out of range": {"POST", "/console/api/workflows", server.WorkflowCreate{ClientID: objs.client, ClientSecret: objs.secret,
+			Workflow: idv.Workflow{Name: "abc", DocumentTypes: []string{"kenya_national_id"}, Checks: []idv.CheckSpec{{Name: idv.CheckOCR},
+				{Name: idv.CheckSanctions, Params: map[string]any{"threshold": 1.5}}}}}, "checks[1] sanctions_screening: sanctions_screening: params.threshold"},
+		"sanctions unknown list": {"POST", "/console/api/workflows", server.WorkflowCreate{ClientID: objs.client, ClientSecret: objs.secret,
+			Workflow: idv.Workflow{Name: "abc", DocumentTypes: []string{"kenya_national_id"}, Checks: []idv.CheckSpec{{Name: idv.CheckOCR},
+				{Name: idv.CheckSanctions, Params: map[string]any{"lists": []any{"ofac"}}}}}}, `unknown list "ofac"`},
+		"sanctions unknown param on edit": {"PATCH", "/console/api/workflows/" + objs.workflow, idv.Workflow{Name: "A flow", DocumentTypes: []string{"kenya_national_id"},
+			Checks: []idv.CheckSpec{{Name: idv.CheckOCR}, {Name: idv.CheckSanctions, Params: map[string]any{"treshold": 0.9}}}}, `unknown param "treshold"`},
 		"duplicate name":         {"POST", "/console/api/workflows/" + objs.workflow + "/duplicate", map[string]any{"name": "A flow", "client_secret": objs.secret}, "already exists"},
 		"sdk token other config": {"POST", "/console/api/workflows/" + objs.workflow + "/sdk-token", map[string]any{"config": "ke_passport"}, "document types"},
 	} {
@@ -160,6 +171,7 @@ func TestConsoleBadInput(t *testing.T) {
 			r := m.call(tc.method, tc.path, tc.body)
 			assert.Equal(t, http.StatusBadRequest, r.status, string(r.body))
 			assert.Contains(t, r.str("v_field48"), tc.want)
+			assert.Equal(t, server.CodeInvalidRequest, r.code(), "the documented refusal: v_field39 104")
 			assert.Equal(t, before, objs.state(t))
 		})
 	}

@@ -271,6 +271,9 @@ func New(cfg Config, st Store, fs FileStore, engine *idv.Engine, defs idv.Defini
 			s.cfg.Mailer = &webhook.DevMailer{}
 		}
 		s.consoleAdmin = &Admin{store: st, tokens: tokens{key: keys.Token, now: cfg.Now}}
+		if engine != nil {
+			s.consoleAdmin.Steps = engine
+		}
 		s.mountConsole(cs, whs)
 	}
 	s.mux.Handle("/", s.instrument("not_found", func(w http.ResponseWriter, r *http.Request) {

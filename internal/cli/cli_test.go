@@ -82,6 +82,44 @@ func TestWorkflowValidate(t *testing.T) {
 	assert.Equal(t, ExitBadInput, code)
 }
 
+// TestWorkflowValidateStepParams: a step's params are checked by the check
+// that runs them (idv.StepValidator), as the server checks them when a
+// workflow is created, so a workflow that could never be prepared fails
+// here with one line naming the step.
+func TestWorkflowValidateStepParams(t *testing.T) {
+	wf := func(step string) string {
+		return "name: KYC screening\ndocument_types: [kenya_national_id]\nchecks:\n  - name: ocr_extraction\n  - name: mrz_parsing\n" + step
+	}
+	tests := []struct {
+		name, step string
+		want       string // "" when valid
+	}{
+		{"sanctions defaults", "  - name: sanctions_screening\n", ""},
+		{"sanctions params", "  - name: sanctions_screening\n    params: {threshold: 0.9, lists: [ofac_sdn, un_sc, pep]}\n", ""},
+		{"sanctions threshold above one", "  - name: sanctions_screening\n    params: {threshold: 1.5}\n",
+			"checks[2] sanctions_screening: sanctions_screening: params.threshold must be a number in (0, 1], got 1.5"},
+		{"sanctions threshold as text", "  - name: sanctions_screening\n    params: {threshold: high}\n", "params.threshold"},
+		{"sanctions unknown param", "  - name: sanctions_screening\n    params: {treshold: 0.9}\n", `unknown param "treshold"`},
+		{"sanctions unknown list", "  - name: sanctions_screening\n    params: {lists: [ofac]}\n", `unknown list "ofac"`},
+		{"sanctions workflow threshold", "  - name: sanctions_screening\n    threshold: 0.9\n", "has no confidence threshold"},
+		{"age out of range", "  - name: age_verification\n    params: {min_age: 500}\n", "checks[2] age_verification"},
+		{"face band above threshold", "  - name: face_matching\n    params: {review_band: 0.9}\n", "checks[2] face_matching"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, "", "workflow", "validate", writeFile(t, "wf.yaml", wf(tc.step)))
+			if tc.want == "" {
+				assert.Equal(t, ExitOK, code, errOut)
+				assert.Contains(t, out, "valid workflow")
+				return
+			}
+			assert.Equal(t, ExitBadInput, code, out)
+			assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line on stderr: %q", errOut)
+			assert.Contains(t, errOut, tc.want)
+		})
+	}
+}
+
 func TestVerifyBadInput(t *testing.T) {
 	img := writeFile(t, "front.jpg", "not really a jpeg")
 	cases := []struct {

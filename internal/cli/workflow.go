@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/tambua/tambua/idv"
 )
@@ -12,8 +13,10 @@ func init() {
 	Register(&Command{Path: "workflow validate", Summary: "validate a workflow file (YAML or JSON)", Run: runWorkflowValidate})
 }
 
-// readWorkflow parses and validates a workflow file and checks its document
-// types against the definitions; every problem is a usage error.
+// readWorkflow parses and validates a workflow file, checks its document
+// types against the definitions and its steps' parameters with the
+// built-in checks (as the server does when a workflow is created); every
+// problem is a usage error.
 func readWorkflow(path string, defs idv.Definitions) (*idv.Workflow, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -27,6 +30,13 @@ func readWorkflow(path string, defs idv.Definitions) (*idv.Workflow, error) {
 		if _, ok := defs.Definition(dt); !ok {
 			return nil, Usagef("%s: document_types: unknown config %q", path, dt)
 		}
+	}
+	// Building a check loads no model, so this costs nothing; a check
+	// this build lacks (a plugin) is left to the engine that runs it.
+	eng := idv.New()
+	defer eng.Close()
+	if err := eng.ValidateSteps(w); err != nil {
+		return nil, Usagef("%s: %s", path, strings.TrimPrefix(err.Error(), "idv: "))
 	}
 	return w, nil
 }
