@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"path"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tambua/tambua/checks/address/pdf"
 	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/server/store"
 )
@@ -32,10 +34,11 @@ func (c *console) mountReviewPages(reg func(method, path string, p perm, h pageH
 	if !ok {
 		return
 	}
-	rp := &reviewPages{c: c, d: reviewDesk{st: c.s.store, rv: rv}}
+	rp := &reviewPages{c: c, d: reviewDesk{st: c.s.store, rv: rv}, previews: make(chan struct{}, maxPreviews), canPreview: pdf.Renderable()}
 	reg("GET", "/console/reviews", permReview, rp.queue)
 	reg("GET", "/console/reviews/{id}", permReview, rp.casePage)
 	reg("GET", "/console/reviews/{id}/images/{name}", permReview, rp.image)
+	reg("GET", "/console/reviews/{id}/images/{name}/page1.png", permReview, rp.pdfPreview)
 	reg("POST", "/console/reviews/{id}/assign", permReview, rp.assign)
 	reg("POST", "/console/reviews/{id}/decision", permReview, rp.decision)
 	reg("GET", "/console/verifications/{id}/erase", permAdmin, rp.eraseConfirm)
@@ -51,7 +54,20 @@ type reviewPages struct {
 	c  *console
 	d  reviewDesk
 	au Audit
+	// previews holds a slot per PDF page being drawn (maxPreviews).
+	previews chan struct{}
+	// canPreview: poppler's pdftoppm is installed, so a PDF part shows
+	// its first page; without it the page offers the PDF alone.
+	canPreview bool
 }
+
+// maxPreviews bounds the PDF pages drawn at once, so reviewers opening
+// cases cannot take the CPU the verifications need.
+const maxPreviews = 2
+
+// previewSide is the longer side of a drawn PDF page: an A4 page at about
+// 120 dpi, small print legible once zoomed.
+const previewSide = 1400
 
 // reviewerName is who a console member is in a case's history, its
 // assignee and the events: their email, which is unique.
@@ -289,6 +305,7 @@ type caseData struct {
 	Result     *testResult
 	Captures   []caseImage
 	Derived    []caseImage
+	Documents  []caseDoc
 	Sections   []caseSection
 	Request    [][2]string
 	Metadata   string
@@ -301,6 +318,25 @@ type caseData struct {
 }
 
 type caseImage struct{ Name, Label, URL string }
+
+// caseDoc is a part the request carried besides the ID and the selfie (a
+// proof of address). An image zooms as the captures do. A PDF is not an
+// image: it opens in the browser's PDF viewer in a new tab, and its first
+// page is drawn as a zoomable preview where poppler is installed. It is
+// not embedded in the page: a frame would need the console's
+// frame-ancestors 'none' relaxed on the PDF's response.
+type caseDoc struct {
+	Name, Label, URL string
+	PDF              bool
+	Preview          string // the first page as PNG, "" without poppler
+}
+
+// partLabel is a slot name as a reviewer reads it: proof_of_address is
+// "Proof of address".
+func partLabel(slot string) string {
+	s := strings.NewReplacer("_", " ", "-", " ").Replace(slot)
+	return strings.ToUpper(s[:1]) + s[1:]
+}
 
 type caseSection struct {
 	Name   string
@@ -383,9 +419,12 @@ func (rp *reviewPages) loadCase(ctx context.Context, m *member, id string) (*cas
 	}
 	// Images come through the console (session and organisation
 	// checked), not as signed URLs that work for whoever holds them.
-	have := map[string]bool{}
+	have, known := map[string]bool{}, map[string]bool{}
 	for _, key := range v.Files {
 		have[fileName(key)] = true
+	}
+	for _, im := range imageOrder {
+		known[im.name] = true
 	}
 	for i, im := range imageOrder {
 		if !have[im.name] {
@@ -398,6 +437,20 @@ func (rp *reviewPages) loadCase(ctx context.Context, m *member, id string) (*cas
 			cd.Derived = append(cd.Derived, ci)
 		}
 	}
+	// Every other stored file is a part the caller sent in a slot of
+	// its own (the derived images all have names above).
+	for _, key := range v.Files {
+		name := fileName(key)
+		if known[name] || !validSlot(name) {
+			continue
+		}
+		d := caseDoc{Name: name, Label: partLabel(name), URL: "/console/reviews/" + id + "/images/" + name, PDF: path.Ext(key) == ".pdf"}
+		if d.PDF && rp.canPreview {
+			d.Preview = d.URL + "/page1.png"
+		}
+		cd.Documents = append(cd.Documents, d)
+	}
+	sort.Slice(cd.Documents, func(i, j int) bool { return cd.Documents[i].Name < cd.Documents[j].Name })
 	cd.Sections, cd.Request, cd.Metadata = resultDetails(v)
 	return cd, nil
 }
@@ -518,32 +571,48 @@ func (rp *reviewPages) casePage(w http.ResponseWriter, r *http.Request, m *membe
 	return v, "", err
 }
 
-// image streams one of a case's images to a member of its organisation.
-func (rp *reviewPages) image(w http.ResponseWriter, r *http.Request, m *member) (view, string, error) {
+// caseFile finds the stored key of a case's file by its name, for a
+// member of the case's organisation only: another organisation's case,
+// like an unknown one, is "no such image".
+func (rp *reviewPages) caseFile(r *http.Request, m *member) (string, error) {
 	id, name := r.PathValue("id"), r.PathValue("name")
 	if !validID(id, 128) || !validID(name, 64) {
-		return view{}, "", apiErr(CodeNotFound, "no such image")
+		return "", apiErr(CodeNotFound, "no such image")
 	}
 	v, err := rp.d.rv.StoredVerification(r.Context(), m.org(), id)
 	if err != nil {
 		if errors.Is(err, ErrNotFound) {
-			return view{}, "", apiErr(CodeNotFound, "no such image")
+			return "", apiErr(CodeNotFound, "no such image")
 		}
-		return view{}, "", err
+		return "", err
 	}
-	key := ""
 	for _, k := range v.Files {
 		if fileName(k) == name {
-			key = k
+			return k, nil
 		}
 	}
-	if key == "" {
-		return view{}, "", apiErr(CodeNotFound, "no such image")
+	return "", apiErr(CodeNotFound, "no such image")
+}
+
+// openCaseFile opens a case's file found by caseFile.
+func (rp *reviewPages) openCaseFile(r *http.Request, m *member) (string, io.ReadSeekCloser, time.Time, error) {
+	key, err := rp.caseFile(r, m)
+	if err != nil {
+		return "", nil, time.Time{}, err
 	}
 	f, mod, err := rp.c.s.files.Open(r.Context(), key)
 	if errors.Is(err, ErrNotFound) {
-		return view{}, "", apiErr(CodeNotFound, "no such image")
+		return "", nil, time.Time{}, apiErr(CodeNotFound, "no such image")
 	}
+	return key, f, mod, err
+}
+
+// image streams one of a case's files to a member of its organisation: an
+// image, or a PDF part shown inline (the browser's PDF viewer opens it in
+// the tab the case page's link opened), never as a download of unknown
+// type.
+func (rp *reviewPages) image(w http.ResponseWriter, r *http.Request, m *member) (view, string, error) {
+	key, f, mod, err := rp.openCaseFile(r, m)
 	if err != nil {
 		return view{}, "", err
 	}
@@ -558,10 +627,47 @@ func (rp *reviewPages) image(w http.ResponseWriter, r *http.Request, m *member) 
 		ct = "image/webp"
 	case ".pdf":
 		ct = "application/pdf"
+		// The name is a slot name (letters, digits, _ and -): nothing
+		// to escape.
+		w.Header().Set("Content-Disposition", `inline; filename="`+fileName(key)+`.pdf"`)
 	}
 	w.Header().Set("Content-Type", ct)
 	w.Header().Set("Cache-Control", "private, no-store")
 	http.ServeContent(w, r, "", mod, f)
+	return view{}, "", errWritten
+}
+
+// pdfPreview draws the first page of a case's PDF part as a PNG, after the
+// same organisation check as image. The PDF passed pdf.Check when it was
+// uploaded; drawing it runs pdftoppm bounded in time and memory, at most
+// maxPreviews at once.
+func (rp *reviewPages) pdfPreview(w http.ResponseWriter, r *http.Request, m *member) (view, string, error) {
+	key, f, _, err := rp.openCaseFile(r, m)
+	if err != nil {
+		return view{}, "", err
+	}
+	defer f.Close()
+	if path.Ext(key) != ".pdf" || !rp.canPreview {
+		return view{}, "", apiErr(CodeNotFound, "no such image")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, int64(pdf.DefaultLimits.Bytes)+1))
+	if err != nil {
+		return view{}, "", err
+	}
+	select {
+	case rp.previews <- struct{}{}:
+	case <-r.Context().Done():
+		return view{}, "", r.Context().Err()
+	}
+	page, err := pdf.FirstPage(r.Context(), pdf.DefaultLimits, data, previewSide)
+	<-rp.previews
+	if err != nil {
+		rp.c.s.log.WarnContext(r.Context(), "drawing a PDF's first page failed", "request_id", requestIDFrom(r.Context()), "error", err)
+		return view{}, "", apiErr(CodeUnreadableImage, "the PDF's first page could not be drawn: open the PDF itself")
+	}
+	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("Cache-Control", "private, no-store")
+	_, _ = w.Write(page)
 	return view{}, "", errWritten
 }
 

@@ -1,8 +1,10 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
+	"image/png"
 	"net/http"
 	"net/url"
 	"os"
@@ -10,11 +12,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tambua/tambua/checks/address/pdf"
 	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/testkit/bills"
 	"github.com/tambua/tambua/server"
 )
 
@@ -304,4 +309,91 @@ func TestReviewConsoleCrossOrganisation(t *testing.T) {
 	// A's case is as it was, images included.
 	assert.Equal(t, string(before), string(a.admin.page("/console/reviews/"+id).body))
 	assert.Equal(t, 200, a.admin.page("/console/reviews/"+id+"/images/front").status)
+}
+
+// TestReviewConsoleDocumentParts: a case whose request carried a proof of
+// address as a PDF (and a letter as a photo) lists them as documents: the
+// PDF as a link that opens it in a new tab, never as an <img> of the PDF,
+// with its first page drawn as a zoomable preview; the photo zooms as the
+// captures do. The link serves the PDF inline to the case's organisation,
+// the preview a PNG of the page, and both answer 404 to another
+// organisation.
+func TestReviewConsoleDocumentParts(t *testing.T) {
+	if !pdf.Renderable() {
+		if os.Getenv("CI") != "" {
+			t.Fatal("pdftoppm is missing: run make setup (Debian poppler-utils)")
+		}
+		t.Skip("pdftoppm is missing (Debian poppler-utils): uploads of PDFs are refused without it")
+	}
+	ce := newConsoleEnv(t)
+	admin := ce.signup("ada@a.example", "Org A")
+	r := admin.call("POST", "/console/api/clients", map[string]string{"name": "A client"})
+	require.Equal(t, http.StatusCreated, r.status, string(r.body))
+	client, secret := r.str("client_id"), r.str("client_secret")
+	r = admin.call("POST", "/console/api/workflows", server.WorkflowCreate{ClientID: client, ClientSecret: secret,
+		Workflow: idv.Workflow{Name: "Loans with proof of address", DocumentTypes: []string{"kenya_national_id"},
+			Checks: []idv.CheckSpec{{Name: idv.CheckOCR}, {Name: idv.CheckFace}}}})
+	require.Equal(t, http.StatusCreated, r.status, string(r.body))
+	wf := r.str("id")
+	_, err := ce.admin.AddUnits(context.Background(), admin.orgID(), 100)
+	require.NoError(t, err)
+
+	drawn := bills.Generate("classic", 1, 7, time.Now().UTC())[0]
+	drawn.Format = "pdf_text"
+	statement, err := drawn.Bytes(7)
+	require.NoError(t, err)
+	require.True(t, pdf.Is(statement))
+	letter := jpegBytes(t, blocks(7, 600, 800))
+	front, back := captures(t)
+	up := ce.upload(ce.tokenFor(client, secret), map[string]any{"rpcQueue": "idv-gateway-v2", "menu": "service-ai", "method": "init",
+		"no_adapter": false, "client_id": client, "work_flow_id": wf, "config": "kenya_national_id", "request_id": "poa-1"},
+		part{"front", front}, part{"back", back}, part{"selfie", jpegBytes(t, blocks(99, 480, 300))},
+		part{"proof_of_address", statement}, part{"bank_letter", letter})
+	require.Equal(t, 200, up.status, string(up.body))
+	require.Equal(t, "review", up.str("verification_decision"))
+	id := up.str("idv_unique_id")
+
+	c := admin.page("/console/reviews/" + id)
+	require.Equal(t, 200, c.status, string(c.body))
+	body := string(c.body)
+	link := "/console/reviews/" + id + "/images/proof_of_address"
+	preview := link + "/page1.png"
+	for _, s := range []string{"Images and documents", `id="documents"`, "Proof of address", `<span class="badge">PDF</span>`,
+		`href="` + link + `" target="_blank" rel="noopener"`, `download="proof_of_address.pdf"`,
+		`href="` + preview + `" data-zoomable aria-label="Zoom Proof of address, page 1"`, `<img src="` + preview + `"`,
+		"Bank letter", `<img src="/console/reviews/` + id + `/images/bank_letter"`} {
+		assert.Contains(t, body, s)
+	}
+	assert.NotContains(t, body, `src="`+link+`"`, "a PDF is not an image")
+
+	pdfResp := admin.page(link)
+	require.Equal(t, 200, pdfResp.status)
+	assert.Equal(t, statement, pdfResp.body)
+	assert.Equal(t, "application/pdf", pdfResp.header.Get("Content-Type"))
+	assert.Equal(t, `inline; filename="proof_of_address.pdf"`, pdfResp.header.Get("Content-Disposition"))
+	assert.Equal(t, "nosniff", pdfResp.header.Get("X-Content-Type-Options"))
+	assert.Contains(t, pdfResp.header.Get("Content-Security-Policy"), "frame-ancestors 'none'", "the console's policy, unchanged")
+	assert.Equal(t, "private, no-store", pdfResp.header.Get("Cache-Control"))
+
+	pv := admin.page(preview)
+	require.Equal(t, 200, pv.status, string(pv.body))
+	assert.Equal(t, "image/png", pv.header.Get("Content-Type"))
+	page, err := png.Decode(bytes.NewReader(pv.body))
+	require.NoError(t, err)
+	assert.Equal(t, 1400, page.Bounds().Dy(), "an A4 page drawn 1400 px high")
+	assert.Less(t, lumaStdDev(page), 120.0)
+	assert.Greater(t, lumaStdDev(page), 10.0, "the page has print on it")
+	assert.Equal(t, 404, admin.page("/console/reviews/"+id+"/images/front/page1.png").status, "only a PDF has a page to draw")
+	img := admin.page("/console/reviews/" + id + "/images/bank_letter")
+	require.Equal(t, 200, img.status)
+	assert.Equal(t, "image/jpeg", img.header.Get("Content-Type"))
+
+	// Another organisation: 404 for the case, the PDF and its page.
+	b := ce.signup("bob@b.example", "Org B")
+	for _, p := range []string{"/console/reviews/" + id, link, preview, "/console/reviews/" + id + "/images/bank_letter"} {
+		r := b.page(p)
+		assert.Equal(t, 404, r.status, p)
+		assert.NotContains(t, string(r.body), "%PDF-")
+	}
+	assert.Equal(t, 200, admin.page(link).status, "still served to its own organisation")
 }

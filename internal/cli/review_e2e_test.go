@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"image/color"
 	"image/jpeg"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -21,6 +23,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tambua/tambua/internal/testkit/bills"
 	"github.com/tambua/tambua/internal/testkit/fixtures"
 	"github.com/tambua/tambua/internal/testkit/synth"
 	"github.com/tambua/tambua/server/webhook"
@@ -76,6 +79,41 @@ func (r *receivedEvents) wait(t *testing.T, event, id string) webhook.Envelope {
 	return webhook.Envelope{}
 }
 
+// uploadParts sends one verification through /upload as a customer's
+// backend does (client credentials, then the multipart call) with the
+// given parts, and returns its idv_unique_id; it must land in review.
+func uploadParts(t *testing.T, base, clientID, secret, wf, requestID string, parts map[string][]byte) string {
+	t.Helper()
+	tok := childToken(t, base, clientID, secret)
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for slot, data := range parts {
+		w, err := mw.CreateFormFile(slot, slot)
+		require.NoError(t, err)
+		_, _ = w.Write(data)
+	}
+	msg, _ := json.Marshal(map[string]any{"rpcQueue": "idv-gateway-v2", "menu": "service-ai", "method": "init", "no_adapter": false,
+		"client_id": clientID, "work_flow_id": wf, "config": "kenya_national_id", "request_id": requestID})
+	require.NoError(t, mw.WriteField("message", string(msg)))
+	require.NoError(t, mw.Close())
+	req, err := http.NewRequest("POST", base+"/upload", &body)
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := (&http.Client{Timeout: 3 * time.Minute}).Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var res struct {
+		ID       string `json:"idv_unique_id"`
+		Decision string `json:"verification_decision"`
+	}
+	out, _ := io.ReadAll(resp.Body)
+	require.Equal(t, 200, resp.StatusCode, string(out))
+	require.NoError(t, json.Unmarshal(out, &res))
+	require.Equal(t, "review", res.Decision, string(out))
+	return res.ID
+}
+
 // TestReviewEndToEnd drives the review queue in headless Chromium against
 // a real tambua serve (SQLite, the real checks): an admin builds a
 // workflow with the four-eyes rule for rejections and a webhook to a
@@ -84,8 +122,11 @@ func (r *receivedEvents) wait(t *testing.T, event, id string) webhook.Envelope {
 // receiver gets verification.completed with the review object), and
 // rejects the other, which waits for a second reviewer until the admin
 // confirms it (verification.failed); the audit log page shows both and
-// its CSV has them. The queue and case pages are screenshot at desktop
-// and phone widths and checked for unlabelled controls and overflow.
+// its CSV has them. A third case, sent by the backend through /upload with
+// a proof of address as a PDF, lists the PDF as a document that opens in
+// a new tab, with its first page drawn. The queue and case pages are
+// screenshot at desktop and phone widths and checked for unlabelled
+// controls and overflow.
 func TestReviewEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: not in -short")
@@ -208,7 +249,7 @@ func TestReviewEndToEnd(t *testing.T) {
 	run("client", chromedp.Navigate(base+"/console/clients"), chromedp.WaitVisible(css("#client-name")),
 		chromedp.SendKeys(css("#client-name"), "Backend"), chromedp.Click(css(`form[action="/console/clients"] button`)),
 		chromedp.WaitVisible(css("#new-client-secret")))
-	secret := text("#new-client-secret")
+	secret, clientID := text("#new-client-secret"), text("#new-client-id")
 	run("workflow", chromedp.Navigate(base+"/console/workflows/new"), chromedp.WaitVisible(css("#wf-name")),
 		chromedp.SendKeys(css("#wf-secret"), secret), chromedp.SendKeys(css("#wf-name"), "Loan applicants"),
 		chromedp.Click(css(`input[name=document_types][value=kenya_national_id]`)), chromedp.Click(css(`input[name=check_face_matching]`)),
@@ -322,5 +363,54 @@ func TestReviewEndToEnd(t *testing.T) {
 	assert.Contains(t, csv, "review.approved")
 	assert.Contains(t, csv, "review.rejected")
 	run("queue empty", chromedp.Navigate(base+"/console/reviews"), chromedp.WaitVisible(css("#queue-empty")))
+
+	// A case whose request carried a proof of address as a PDF statement,
+	// sent by the backend through /upload: the case page lists it as a
+	// document with its first page drawn, a link that opens the PDF in a
+	// new tab (not an <img> of it), and serves it inline.
+	drawn := bills.Generate("classic", 1, 7, time.Now().UTC())[0]
+	drawn.Format = "pdf_text"
+	statement, err := drawn.Bytes(7)
+	require.NoError(t, err)
+	parts := map[string][]byte{"proof_of_address": statement}
+	for slot, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		parts[slot] = b
+	}
+	pdfCase := uploadParts(t, base, clientID, secret, wfID, "with-statement", parts)
+	run("case with a PDF", chromedp.Navigate(base+"/console/reviews/"+pdfCase), chromedp.WaitVisible(css("#documents")),
+		chromedp.WaitVisible(css(`#documents a[data-zoomable] img`)))
+	link := "/console/reviews/" + pdfCase + "/images/proof_of_address"
+	pdfLink, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]string](`(() => {
+		const a = document.querySelector('#documents a[data-pdf="proof_of_address"]');
+		return a ? {href: a.getAttribute("href"), target: a.target, rel: a.rel, name: a.textContent.trim()} : {};
+	})()`))
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"href": link, "target": "_blank", "rel": "noopener", "name": "Open PDF: Proof of address, in a new tab"}, pdfLink)
+	asImage, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('img[src$="/images/proof_of_address"]').length`))
+	require.NoError(t, err)
+	assert.Zero(t, asImage, "the PDF is not shown as an image")
+	drawnPage, err := chromedp.Run(ctx, chromedp.Evaluate[int](`new Promise(done => {
+		const img = document.querySelector('#documents a[data-zoomable] img');
+		if (img.complete) return done(img.naturalWidth);
+		img.addEventListener("load", () => done(img.naturalWidth));
+		img.addEventListener("error", () => done(-1));
+	})`, chromedp.EvalAwaitPromise))
+	require.NoError(t, err)
+	assert.Greater(t, drawnPage, 500, "the first page is drawn")
+	served, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]string](`fetch(`+"`"+link+"`"+`).then(async r => ({
+		status: String(r.status), type: r.headers.get("Content-Type"), disposition: r.headers.get("Content-Disposition"),
+		start: new TextDecoder().decode((await r.arrayBuffer()).slice(0, 5))}))`, chromedp.EvalAwaitPromise))
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"status": "200", "type": "application/pdf", "disposition": `inline; filename="proof_of_address.pdf"`, "start": "%PDF-"}, served)
+	shot("case-pdf")
+	phone("case-pdf", "#documents")
+	run("zoom the page", chromedp.Click(css(`#documents a[data-zoomable]`)), chromedp.WaitVisible(css("#zoom-img")), chromedp.Sleep(300*time.Millisecond))
+	png, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	n++
+	require.NoError(t, os.WriteFile(filepath.Join(shots, fmt.Sprintf("%02d-case-pdf-zoom.png", n)), png, 0o644))
+	run("zoom close", chromedp.Click(css(`button[data-zoom="close"]`)), chromedp.WaitNotVisible(css("#zoom-img")))
 	t.Logf("review end-to-end: %.1f s wall; screenshots in %s", time.Since(start).Seconds(), shots)
 }

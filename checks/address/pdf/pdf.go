@@ -2,7 +2,8 @@
 // (Debian poppler-utils), each run as a separate process bounded in time
 // and memory, so a hostile file cannot take the server down with it. It
 // registers nothing: the server imports it to refuse an unreadable PDF
-// before anything is stored, and the address check to read one.
+// before anything is stored and to draw a PDF's first page for the review
+// console, and the address check to read one.
 package pdf
 
 import (
@@ -120,4 +121,39 @@ func Tool(ctx context.Context, lim Limits, name string, args ...string) ([]byte,
 		return append(stdout.Bytes(), stderr.Bytes()...), fmt.Errorf("%s: %v: %s", name, err, msg)
 	}
 	return stdout.Bytes(), nil
+}
+
+// Renderable reports whether this machine has the tool FirstPage needs,
+// so a page can offer a preview only where one can be drawn.
+func Renderable() bool {
+	_, err := exec.LookPath("pdftoppm")
+	return err == nil
+}
+
+// FirstPage draws the first page of the PDF in data as a colour PNG whose
+// longer side is side pixels (pdftoppm within lim): a preview a person
+// reads, as the console's review page shows a statement next to the ID.
+// An unreadable PDF is ErrMalformed, one over lim.Bytes ErrTooLarge.
+func FirstPage(ctx context.Context, lim Limits, data []byte, side int) ([]byte, error) {
+	if len(data) > lim.Bytes {
+		return nil, fmt.Errorf("%w: %d bytes, at most %d", ErrTooLarge, len(data), lim.Bytes)
+	}
+	dir, err := os.MkdirTemp("", "tambua-pdf-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "doc.pdf")
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		return nil, err
+	}
+	if _, err := Tool(ctx, lim, "pdftoppm", "-f", "1", "-l", "1", "-singlefile", "-png", "-scale-to", strconv.Itoa(side),
+		file, filepath.Join(dir, "page")); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	out, err := os.ReadFile(filepath.Join(dir, "page.png"))
+	if err != nil {
+		return nil, fmt.Errorf("%w: no page image", ErrMalformed)
+	}
+	return out, nil
 }

@@ -1,8 +1,11 @@
 package pdf
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"image/png"
+	"os"
 	"testing"
 	"time"
 
@@ -65,4 +68,42 @@ func FuzzCheck(f *testing.F) {
 			t.Fatalf("Check = %v: not one of its reasons", err)
 		}
 	})
+}
+
+// TestFirstPage: the first page of a statement comes out as a PNG of the
+// asked size with the page's text drawn on it (dark pixels on white); a
+// truncated PDF is ErrMalformed.
+func TestFirstPage(t *testing.T) {
+	if !Renderable() {
+		if os.Getenv("CI") != "" {
+			t.Fatal("pdftoppm is missing: run make setup (Debian poppler-utils)")
+		}
+		t.Skip("pdftoppm is missing (Debian poppler-utils)")
+	}
+	out, err := FirstPage(context.Background(), DefaultLimits, doc(3), 400)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	if b.Dy() != 400 || b.Dx() < 270 || b.Dx() > 290 {
+		t.Errorf("page is %dx%d, want A4 proportions 400 px high", b.Dx(), b.Dy())
+	}
+	dark := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if r, _, _, _ := img.At(x, y).RGBA(); r < 0x8000 {
+				dark++
+			}
+		}
+	}
+	if dark == 0 || dark > b.Dx()*b.Dy()/20 {
+		t.Errorf("%d dark pixels: want the line of text, not a blank or black page", dark)
+	}
+	if _, err := FirstPage(context.Background(), DefaultLimits, doc(1)[:200], 400); !errors.Is(err, ErrMalformed) {
+		t.Errorf("truncated PDF: %v, want ErrMalformed", err)
+	}
 }
