@@ -121,6 +121,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 	for _, side := range sides {
 		card := cards[side]
 		settled := card.UprightMargin >= uprightDoubt
+		mrzSettled := false
 		// A generic layout does not know which side an issuer prints its
 		// MRZ on (a TD1 card's back sent alone, a card with the MRZ on
 		// its front): the other side is searched when the named one gave
@@ -144,7 +145,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 				}
 			}
 			if s0 >= 0.5 {
-				settled = true
+				settled, mrzSettled = true, true
 			}
 			if ex.MRZText == "" || s0 > mrzLike {
 				ex.MRZText, mrzLike = t0, s0
@@ -155,7 +156,23 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 			// document, whatever its captions show.
 			vouched = true
 		}
-		ly, err := k.pageOf(ctx, d, side, card)
+		var st *sideText
+		if !mrzSettled && k.labels {
+			// Without an MRZ the print itself says which way up the side
+			// is; the layout prior (vision.Upright) only when it cannot.
+			st = textOf(card)
+			turn, sure, err := k.tess().textUpright(ctx, st)
+			if err != nil {
+				return nil, err
+			}
+			if sure {
+				if turn {
+					card = card.Turn()
+				}
+				settled = true
+			}
+		}
+		ly, err := k.pageOf(ctx, d, side, card, st)
 		if err != nil {
 			return nil, err
 		}
@@ -173,7 +190,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 			// text decide, first by the captions found each way up, and
 			// when they do not tell, by the fields read.
 			turned := card.Turn()
-			lt, err := k.pageOf(ctx, d, side, turned)
+			lt, err := k.pageOf(ctx, d, side, turned, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -417,19 +434,25 @@ func sideScore(rs map[string]fieldRead) float64 {
 // captions on it (newLayout); readFields then takes each value from the
 // words next to its caption, re-read on its own with the field's
 // character set (locateField), several fields at once.
-func (k *Check) pageOf(ctx context.Context, d *idv.DocumentDefinition, side string, card *vision.Card) (*layout, error) {
+//
+// st is the side's grey and lines when the upright test found them for
+// this card already, else nil.
+func (k *Check) pageOf(ctx context.Context, d *idv.DocumentDefinition, side string, card *vision.Card, st *sideText) (*layout, error) {
 	if !k.labels {
 		// The zone reader reads no page: an empty one finds no caption.
 		return newLayout(&page{}, d, side), nil
+	}
+	if st == nil || st.card != card {
+		st = &sideText{card: card, grey: pageGrey(card.Image)}
 	}
 	var pg *page
 	var err error
 	if d.Generic() {
 		// An unknown issuer's page: scaled up when its print is small
 		// (upscale.go).
-		pg, err = k.genericPage(ctx, card)
+		pg, err = k.genericPage(ctx, card, st)
 	} else {
-		pg, err = k.tess().readPage(ctx, card.Image)
+		pg, err = k.tess().readText(ctx, st)
 	}
 	if err != nil {
 		return nil, err
@@ -538,6 +561,9 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 				if err != nil {
 					return fieldRead{}, err
 				}
+				if ok {
+					reconcile(&r, v)
+				}
 				if ly.accepts(r) {
 					r.box, r.label, r.how = grown, sub.label, sub.how
 					return r, nil
@@ -553,6 +579,9 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 			return fieldRead{}, err
 		}
 		r.box, r.label, r.how = sub.box, sub.label, sub.how
+		if ok {
+			reconcile(&r, v)
+		}
 		if ly.accepts(r) {
 			return r, nil
 		}
@@ -573,6 +602,34 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 		return r, err
 	}
 	return last, nil
+}
+
+// reconcile settles a box re-read of a value against the page's line
+// reading of it, when both are valid. The same letters spaced otherwise
+// take the page's spaces: the line reading split the words where
+// tesseract saw them, which holds on letter-spaced print where the box
+// re-read's gap rule joins them (ANNAMARIA for ANNA MARIA). A re-read
+// that lost a glyph or two at an end of a word the line read whole takes
+// the line's reading: the box re-read trims a narrow last letter as an
+// edge (BUNDESDRUCKERE for BUNDESDRUCKEREI on the German specimen). A
+// separate word at the end of the line's reading (MAKUENI A) is not
+// such a glyph, and the re-read that left it out stands.
+func reconcile(r *fieldRead, page string) {
+	if !r.valid || r.value == page {
+		return
+	}
+	if strings.ReplaceAll(r.value, " ", "") == strings.ReplaceAll(page, " ", "") {
+		r.value = page
+		return
+	}
+	if len(page)-len(r.value) > 2 || r.value == "" {
+		return
+	}
+	if rest, ok := strings.CutPrefix(page, r.value); ok && !strings.HasPrefix(rest, " ") {
+		r.value = page
+	} else if rest, ok := strings.CutSuffix(page, r.value); ok && !strings.HasSuffix(rest, " ") {
+		r.value = page
+	}
 }
 
 // accepts: a re-read value is valid and is not caption print read out of

@@ -310,19 +310,19 @@ func (ly *layout) commaSplit(r image.Rectangle) (string, string, bool) {
 // background divided out (pageGrey), scaled up when its print is small
 // (pageScale), read once (readPage), and the words' boxes brought back
 // to the side's pixels.
-func (k *Check) genericPage(ctx context.Context, card *vision.Card) (*page, error) {
-	g := pageGrey(card.Image)
+func (k *Check) genericPage(ctx context.Context, card *vision.Card, st *sideText) (*page, error) {
+	g := st.grey
 	b := g.Bounds()
 	ratio := 0.0
 	if b.Dx() > 0 && card.SourceWidth > 0 {
 		ratio = card.SourceWidth / float64(max(b.Dx(), b.Dy()))
 	}
 	scale := pageScale(g, ratio)
-	read := g
+	read := st
 	if scale != 1 {
-		read = upscaled(g, scale)
+		read = &sideText{card: card, grey: upscaled(g, scale)}
 	}
-	pg, err := k.tess().readGrey(ctx, read)
+	pg, err := k.tess().readText(ctx, read)
 	if err != nil {
 		return nil, err
 	}

@@ -2,14 +2,11 @@ package ocr
 
 import (
 	"context"
-	"fmt"
 	"image"
-	"sort"
 	"strings"
 	"unicode"
 
 	"github.com/disintegration/imaging"
-	"github.com/otiai10/gosseract/v2"
 )
 
 // word is one word of a side's page reading, its box in rectified card
@@ -24,17 +21,17 @@ type word struct {
 	listed bool
 }
 
-// page is one reading of a whole rectified side: every word tesseract's
-// layout analysis found, recognised once.
+// page is one reading of a whole rectified side: every word of every
+// line of print found on it (lines.go), recognised once.
 type page struct {
 	words []word
 	w, h  int
 	grey  *image.Gray // the side as tesseract saw it
 }
 
-// readPage reads a rectified side once with tesseract's sparse-text
-// layout analysis (psm 11: find as much text as possible in no particular
-// order, which is what a card is) and keeps the words with their boxes and
+// readPage reads a rectified side once: its lines of print are found by
+// their ink (textLines), each is read on its own at a size tesseract
+// reads well (readLines), and the words are kept with their boxes and
 // confidences. Words are split at the slashes and colons that join
 // bilingual captions ("Surname/Nom") and a caption to its value
 // ("SEX:M"), so each part can be matched on its own.
@@ -44,148 +41,26 @@ func (p *pool) readPage(ctx context.Context, img image.Image) (*page, error) {
 
 // readGrey is readPage on a side already made grey (pageGrey).
 func (p *pool) readGrey(ctx context.Context, g *image.Gray) (*page, error) {
-	boxes, err := p.pageBoxes(ctx, g)
+	return p.readText(ctx, &sideText{grey: g})
+}
+
+// readText reads a side made grey, on the lines found already when st
+// holds them.
+func (p *pool) readText(ctx context.Context, st *sideText) (*page, error) {
+	g := st.grey
+	if st.lines == nil {
+		st.lines = textLines(g)
+	}
+	ws, err := p.readLines(ctx, g, st.lines)
 	if err != nil {
 		return nil, err
 	}
 	b := g.Bounds()
 	pg := &page{w: b.Dx(), h: b.Dy(), grey: g}
-	for _, bx := range boxes {
-		t := strings.TrimSpace(bx.Word)
-		if t == "" {
-			continue
-		}
-		w := word{box: bx.Box, text: t, conf: bx.Confidence}
-		more, err := p.unmerge(ctx, g, &w)
-		if err != nil {
-			return nil, err
-		}
+	for _, w := range ws {
 		pg.words = append(pg.words, splitWord(w)...)
-		for _, m := range more {
-			pg.words = append(pg.words, splitWord(m)...)
-		}
-	}
-	if err := p.rereadWeak(ctx, g, pg); err != nil {
-		return nil, err
 	}
 	return pg, nil
-}
-
-// weakConf is the word confidence under which a run of small words is
-// read again on its own. Captions in small capitals or faint ink on
-// artwork come out of the page reading as lower-case guesses at 0 to 60
-// (DISTRICT OF BIRTH read "pistaict or sire"), while the same caption
-// cut out and read as one line reads at 90 and more. Chosen on synth
-// seed 1, flow family, easy (kenya_national_id#6); values read at 85 and
-// more on the same cards.
-const weakConf = 75
-
-// maxRereads bounds the runs read again on one side (each costs a line
-// reading of about 10 ms): the weakest are read first. 12: on the
-// flattened page of a synth flow-family Kenyan ID the page reading's
-// artwork guesses took eight turns before the caption `vate issue`
-// (DATE OF ISSUE) got one.
-const maxRereads = 12
-
-// rereadWeak reads runs of weak words again as one line each: a run is
-// words on one line, set at most wordGap glyph heights apart, of about
-// the same height (a caption, not the larger value beside it), at least
-// one of them under weakConf and with letters. The new reading replaces
-// the run when its confidence is higher than the run's mean.
-func (p *pool) rereadWeak(ctx context.Context, g *image.Gray, pg *page) error {
-	ws := pg.words
-	if len(ws) == 0 {
-		return nil
-	}
-	hs := make([]int, 0, len(ws))
-	for _, w := range ws {
-		hs = append(hs, w.box.Dy())
-	}
-	sort.Ints(hs)
-	medH := hs[len(hs)/2]
-	weak := func(w word) bool {
-		return w.conf < weakConf && strings.IndexFunc(w.text, unicode.IsLetter) >= 0 && w.box.Dy() <= 2*medH
-	}
-	order := make([]int, len(ws))
-	for i := range order {
-		order[i] = i
-	}
-	sort.Slice(order, func(a, b int) bool { return ws[order[a]].box.Min.X < ws[order[b]].box.Min.X })
-	used := make([]bool, len(ws))
-	type run struct {
-		idx  []int
-		box  image.Rectangle
-		conf float64
-	}
-	var runs []run
-	for _, i := range order {
-		if used[i] || !weak(ws[i]) {
-			continue
-		}
-		r := run{idx: []int{i}, box: ws[i].box}
-		used[i] = true
-		h := ws[i].box.Dy()
-		// Grow to the right and to the left with words of the run's size.
-		for grown := true; grown; {
-			grown = false
-			for _, j := range order {
-				if used[j] {
-					continue
-				}
-				b := ws[j].box
-				ratio := float64(b.Dy()) / float64(h)
-				gap := max(b.Min.X-r.box.Max.X, r.box.Min.X-b.Max.X)
-				if ratio < 0.75 || ratio > 1.33 || !sameLine(r.box, b) || float64(gap) > wordGap*float64(h) {
-					continue
-				}
-				r.idx = append(r.idx, j)
-				r.box = r.box.Union(b)
-				used[j] = true
-				grown = true
-			}
-		}
-		for _, k := range r.idx {
-			r.conf += ws[k].conf
-		}
-		r.conf /= float64(len(r.idx))
-		runs = append(runs, r)
-	}
-	sort.SliceStable(runs, func(a, b int) bool { return runs[a].conf < runs[b].conf })
-	if len(runs) > maxRereads {
-		runs = runs[:maxRereads]
-	}
-	drop := map[int]bool{}
-	var add []word
-	for _, r := range runs {
-		pad := max(2, r.box.Dy()/6)
-		box := image.Rect(r.box.Min.X-pad, r.box.Min.Y-pad, r.box.Max.X+pad, r.box.Max.Y+pad).Intersect(g.Bounds())
-		rd, err := p.read(ctx, bandImage(g, box), "", 7)
-		if err != nil {
-			return err
-		}
-		parts := strings.Fields(rd.Text)
-		if len(parts) == 0 || rd.Conf <= r.conf {
-			continue
-		}
-		for _, k := range r.idx {
-			drop[k] = true
-		}
-		add = append(add, spread(parts, r.box, rd.Conf)...)
-	}
-	if len(drop) == 0 {
-		return nil
-	}
-	kept := ws[:0:0]
-	for i, w := range ws {
-		if !drop[i] {
-			kept = append(kept, w)
-		}
-	}
-	for _, w := range add {
-		kept = append(kept, splitWord(w)...)
-	}
-	pg.words = kept
-	return nil
 }
 
 // spread gives the words of one line reading boxes sharing the line's
@@ -203,131 +78,6 @@ func spread(parts []string, box image.Rectangle, conf float64) []word {
 		x += wd
 	}
 	return out
-}
-
-func (p *pool) pageBoxes(ctx context.Context, g *image.Gray) ([]gosseract.BoundingBox, error) {
-	var c *gosseract.Client
-	select {
-	case c = <-p.clients:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	defer func() { p.clients <- c }()
-	defer lockSingleThread()()
-	// A rectified card is 12 px/mm, about 300 dpi: saying so spares
-	// tesseract its estimate (and its message on stderr).
-	if err := c.SetVariable("user_defined_dpi", "300"); err != nil {
-		return nil, err
-	}
-	// The value crops are scaled to a glyph height, not a resolution:
-	// they keep tesseract's estimate.
-	defer c.SetVariable("user_defined_dpi", "0")
-	if err := c.SetPageSegMode(gosseract.PSM_SPARSE_TEXT); err != nil {
-		return nil, err
-	}
-	if err := c.SetWhitelist(""); err != nil {
-		return nil, err
-	}
-	if err := c.SetImageFromBytes(pgm(g)); err != nil {
-		return nil, err
-	}
-	boxes, err := c.GetBoundingBoxes(gosseract.RIL_WORD)
-	if err != nil {
-		return nil, fmt.Errorf("ocr: tesseract: %w", err)
-	}
-	return boxes, nil
-}
-
-// unmerge splits a word box that holds two text lines. Tesseract's
-// layout analysis joins a small caption printed close above its value
-// into one line when the capture is soft, and recognises only the value
-// (the caption is lost, and the box covers both). The box's rows are cut
-// where their ink falls under a sixth of the densest row's: the word
-// keeps the band that holds most ink, and each other band of at least
-// 6 px is read on its own as a new word.
-func (p *pool) unmerge(ctx context.Context, g *image.Gray, w *word) ([]word, error) {
-	if w.box.Dy() < 16 || w.box.Dx() < 8 {
-		return nil, nil
-	}
-	// The box may hold only the lower half of the caption: the rows are
-	// looked at from half the box's height above it, and a band counts
-	// when it reaches into the box.
-	r := image.Rect(w.box.Min.X, w.box.Min.Y-w.box.Dy()/2, w.box.Max.X, w.box.Max.Y).Intersect(g.Bounds())
-	inBox := w.box.Min.Y - r.Min.Y
-	hist := [256]int{}
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			hist[g.Pix[y*g.Stride+x]]++
-		}
-	}
-	// Captions are often fainter than values (red or grey print): ink is
-	// what is darker than halfway between Otsu's threshold, which the
-	// value's black sets, and the paper.
-	n := r.Dx() * r.Dy()
-	t := (otsu(hist) + float64(histPct(hist, n, 0.9))) / 2
-	rows := make([]int, r.Dy())
-	peak := 0
-	for y := range rows {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			if float64(g.Pix[(y+r.Min.Y)*g.Stride+x]) < t {
-				rows[y]++
-			}
-		}
-		peak = max(peak, rows[y])
-	}
-	type band struct{ a, b, ink int }
-	var bands []band
-	for y := 0; y < len(rows); {
-		if 6*rows[y] < peak {
-			y++
-			continue
-		}
-		bd := band{a: y}
-		for y < len(rows) && 6*rows[y] >= peak {
-			bd.ink += rows[y]
-			y++
-		}
-		bd.b = y
-		if bd.b > inBox {
-			bands = append(bands, bd)
-		}
-	}
-	if len(bands) < 2 {
-		return nil, nil
-	}
-	main := 0
-	for i, bd := range bands {
-		if bd.ink > bands[main].ink {
-			main = i
-		}
-	}
-	var out []word
-	for i, bd := range bands {
-		if i == main || bd.b-bd.a < 6 {
-			continue
-		}
-		box := image.Rect(r.Min.X, r.Min.Y+bd.a, r.Max.X, r.Min.Y+bd.b)
-		img := bandImage(g, box)
-		rd, err := p.read(ctx, img, "", 7)
-		if err != nil {
-			return nil, err
-		}
-		parts := strings.Fields(rd.Text)
-		n := 0
-		for _, s := range parts {
-			n += len(s) + 1
-		}
-		x := box.Min.X
-		for _, s := range parts {
-			// Words share the band's width in proportion to their length.
-			wd := box.Dx() * (len(s) + 1) / max(n, 1)
-			out = append(out, word{box: image.Rect(x, box.Min.Y, x+wd*len(s)/(len(s)+1), box.Max.Y), text: s, conf: rd.Conf})
-			x += wd
-		}
-	}
-	m := bands[main]
-	w.box = image.Rect(r.Min.X, r.Min.Y+m.a, r.Max.X, r.Min.Y+m.b)
-	return out, nil
 }
 
 // splitWord cuts a word at '/', ':' and ',' into parts whose boxes share

@@ -1,0 +1,727 @@
+package ocr
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/disintegration/imaging"
+	"github.com/tambua/tambua/vision"
+	"image"
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/otiai10/gosseract/v2"
+)
+
+// inkMask marks the print of a flattened side: a pixel is ink when it is
+// darker than halfway between the darkest and the brightest level within
+// r pixels (hi is that brightest level, maxFilter(g, r)) and those lie at
+// least minContrast apart (Bernsen's local threshold). Each stroke is
+// judged against its own surroundings, so a caption printed in light ink
+// and a value in black both keep their shapes, where one global threshold
+// (tesseract's Otsu) that keeps the values drops light captions.
+func inkMask(g, hi *image.Gray, r, minContrast int) []bool {
+	return inkMaskDepth(g, hi, r, minContrast, 0)
+}
+
+// minDepth is how far under the paper around it a pixel must lie to be
+// print: the fine lines of security print on a flattened side lie 35 to
+// 55 levels under it and run through the whole card, joining every value
+// they touch into one blob; captions in light ink lie 75 and more under
+// it (synth columns family, tuning seed 12, medium).
+const minDepth = 60
+
+func inkMaskDepth(g, hi *image.Gray, r, minContrast, minDepth int) []bool {
+	b := g.Bounds()
+	w, h := b.Dx(), b.Dy()
+	inv := image.NewGray(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			inv.Pix[y*inv.Stride+x] = 255 - g.Pix[y*g.Stride+x]
+		}
+	}
+	lo := maxFilter(inv, r)
+	ink := make([]bool, w*h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			l, u := 255-int(lo.Pix[y*lo.Stride+x]), int(hi.Pix[y*hi.Stride+x])
+			v := int(g.Pix[y*g.Stride+x])
+			ink[y*w+x] = u-l >= minContrast && 2*v < l+u && u-v >= minDepth
+		}
+	}
+	return ink
+}
+
+// blob is one connected component of ink.
+type blob struct {
+	r    image.Rectangle
+	area int
+	// depth is how far its darkest pixel lies under the paper around it.
+	depth int
+}
+
+// blobs are the 8-connected components of ink (w wide); g is the side
+// and hi its paper level (maxFilter) for each blob's depth.
+func blobs(ink []bool, w, h int, g, hi *image.Gray) []blob {
+	label := make([]int32, len(ink))
+	for i := range label {
+		label[i] = -1
+	}
+	var out []blob
+	stack := make([]int, 0, 256)
+	for start, on := range ink {
+		if !on || label[start] >= 0 {
+			continue
+		}
+		id := int32(len(out))
+		bl := blob{r: image.Rect(start%w, start/w, start%w+1, start/w+1)}
+		label[start] = id
+		stack = append(stack[:0], start)
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			x, y := i%w, i/w
+			bl.area++
+			bl.depth = max(bl.depth, int(hi.Pix[y*hi.Stride+x])-int(g.Pix[y*g.Stride+x]))
+			bl.r = bl.r.Union(image.Rect(x, y, x+1, y+1))
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					nx, ny := x+dx, y+dy
+					if nx < 0 || ny < 0 || nx >= w || ny >= h {
+						continue
+					}
+					j := ny*w + nx
+					if ink[j] && label[j] < 0 {
+						label[j] = id
+						stack = append(stack, j)
+					}
+				}
+			}
+		}
+		out = append(out, bl)
+	}
+	return out
+}
+
+// textLine is a run of glyph-shaped blobs on one line.
+type textLine struct {
+	r      image.Rectangle
+	glyphH int // median blob height
+	n      int // blobs
+	blobs  []blob
+}
+
+// textLines finds the lines of print on a flattened side: blobs of ink
+// shaped like glyphs are chained into runs along a line, runs on one band
+// at a word's distance are joined, specks inside a run's band join it
+// (the broken strokes of a soft, light caption), and a run is cut where
+// the print changes size between two words (a caption and its value set
+// on one line).
+func textLines(g *image.Gray) []textLine {
+	b := g.Bounds()
+	w, h := b.Dx(), b.Dy()
+	r := max(2, h/80)
+	hi := maxFilter(g, r)
+	// A low contrast floor keeps the thin strokes of light print whole;
+	// blobs of artwork that never get much darker than the paper are
+	// then left out by their depth.
+	ink := inkMaskDepth(g, hi, r, 35, minDepth)
+	// The strokes of soft, light print break into pieces: pieces a pixel
+	// apart are one blob.
+	all := blobs(dilate(ink, w, h), w, h, g, hi)
+	for i := range all {
+		all[i].r = all[i].r.Inset(1)
+	}
+	maxH := h / 8
+	var gl, specks []blob
+	for _, bl := range all {
+		bw, bh := bl.r.Dx(), bl.r.Dy()
+		if bh > maxH || bw > w/2 || bl.area < 4 || bl.depth < 60 {
+			continue
+		}
+		fill := float64(bl.area) / float64(bw*bh)
+		if fill < 0.08 {
+			continue
+		}
+		// Long and thin: a rule (solid or a few pixels high) or a
+		// stroke of artwork, not print; the letters of a long word run
+		// together are as long, but neither solid nor that thin.
+		if bw > 12*bh && (bh <= 4 || fill > 0.85) || bh > 5*bw && bh > 20 {
+			continue
+		}
+		if bh < 5 {
+			specks = append(specks, bl)
+			continue
+		}
+		gl = append(gl, bl)
+	}
+	gl = dropFrames(gl)
+	runs := chain(gl, func(a, c image.Rectangle) bool {
+		lo, hi := min(a.Dy(), c.Dy()), max(a.Dy(), c.Dy())
+		ca, cc := a.Min.Y+a.Max.Y, c.Min.Y+c.Max.Y // twice the middles
+		return 2*lo >= hi && abs(ca-cc)*20 <= 7*2*hi && c.Min.X-a.Max.X <= hi*3/2
+	})
+	if zzLineTrace {
+		for _, r := range runs {
+			if r.r.Overlaps(image.Rect(680, 125, 850, 160)) {
+				fmt.Println("RUN", r.r, r.glyphH, r.n)
+			}
+		}
+	}
+	// Runs of one line broken at a soft letter: same band, same size,
+	// within two glyph heights.
+	for merged := true; merged; {
+		merged = false
+		for i := 0; i < len(runs) && !merged; i++ {
+			for j := i + 1; j < len(runs) && !merged; j++ {
+				a, c := runs[i], runs[j]
+				ha, hc := a.glyphH, c.glyphH
+				lo, hi := min(ha, hc), max(ha, hc)
+				ca, cc := (a.r.Min.Y+a.r.Max.Y)/2, (c.r.Min.Y+c.r.Max.Y)/2
+				gap := max(c.r.Min.X-a.r.Max.X, a.r.Min.X-c.r.Max.X)
+				if 5*lo >= 4*hi && abs(ca-cc)*3 <= hi && gap <= 2*hi {
+					runs[i] = joinRuns(a, c)
+					runs = append(runs[:j], runs[j+1:]...)
+					merged = true
+				}
+			}
+		}
+	}
+	// Pieces of a soft letter (two or fewer blobs) inside a larger run's
+	// band, at most two glyph heights off, are that run's.
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].n > runs[j].n })
+	for i := len(runs) - 1; i >= 0; i-- {
+		p := runs[i]
+		if p.n > 2 {
+			continue
+		}
+		for j := range runs {
+			l := runs[j]
+			if j == i || l.n <= p.n {
+				continue
+			}
+			band := image.Rect(l.r.Min.X-2*l.glyphH, l.r.Min.Y-l.glyphH/4, l.r.Max.X+2*l.glyphH, l.r.Max.Y+l.glyphH/4)
+			if p.r.In(band) {
+				runs[j] = joinRuns(l, p)
+				runs = append(runs[:i], runs[i+1:]...)
+				break
+			}
+		}
+	}
+	for _, sp := range specks {
+		for i := range runs {
+			l := &runs[i]
+			band := image.Rect(l.r.Min.X-2*l.glyphH, l.r.Min.Y-l.glyphH/4, l.r.Max.X+2*l.glyphH, l.r.Max.Y+l.glyphH/4)
+			if sp.r.In(band) {
+				l.r = l.r.Union(sp.r)
+				break
+			}
+		}
+	}
+	var lines []textLine
+	for _, l := range runs {
+		if l.n == 1 {
+			bw, bh := l.r.Dx(), l.r.Dy()
+			// A lone glyph (the M of a sex field) or a word whose
+			// letters touch; a speck of artwork is neither.
+			if bh < 10 || bw > 8*bh {
+				continue
+			}
+		}
+		if l.r.Dy() > 3*l.glyphH {
+			continue
+		}
+		lines = append(lines, splitBySize(l)...)
+	}
+	sort.Slice(lines, func(i, j int) bool {
+		if lines[i].r.Min.Y != lines[j].r.Min.Y {
+			return lines[i].r.Min.Y < lines[j].r.Min.Y
+		}
+		return lines[i].r.Min.X < lines[j].r.Min.X
+	})
+	return lines
+}
+
+// chain groups blobs, sorted left to right, whose pairs near allows.
+func chain(gl []blob, near func(a, c image.Rectangle) bool) []textLine {
+	sort.Slice(gl, func(i, j int) bool { return gl[i].r.Min.X < gl[j].r.Min.X })
+	parent := make([]int, len(gl))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for i := range gl {
+		a := gl[i].r
+		for j := i + 1; j < len(gl); j++ {
+			c := gl[j].r
+			if c.Min.X-a.Max.X > max(a.Dy(), c.Dy())*3 {
+				break
+			}
+			if near(a, c) {
+				parent[find(j)] = find(i)
+			}
+		}
+	}
+	groups := map[int][]blob{}
+	var order []int
+	for i := range gl {
+		root := find(i)
+		if _, ok := groups[root]; !ok {
+			order = append(order, root)
+		}
+		groups[root] = append(groups[root], gl[i])
+	}
+	var out []textLine
+	for _, root := range order {
+		out = append(out, runOf(groups[root]))
+	}
+	return out
+}
+
+// runOf is a run of blobs: its band is where most of its blobs lie (the
+// median top and bottom), and blobs whose middle falls outside the band
+// or that are far taller than it (a stroke of artwork crossing the line,
+// the descender-laden caption over a value) are left out of its box.
+func runOf(bs []blob) textLine {
+	// The band is the area-weighted median top and bottom: the pieces a
+	// soft letter breaks into are small and must not move it.
+	top, bot := weightedMedian(bs, func(b blob) int { return b.r.Min.Y }), weightedMedian(bs, func(b blob) int { return b.r.Max.Y })
+	bh := max(1, bot-top)
+	var kept []blob
+	var box image.Rectangle
+	for _, bl := range bs {
+		mid := (bl.r.Min.Y + bl.r.Max.Y) / 2
+		if mid < top-bh/4 || mid > bot+bh/4 || 5*bl.r.Dy() > 8*bh {
+			continue
+		}
+		kept = append(kept, bl)
+		box = box.Union(bl.r)
+	}
+	if len(kept) == 0 {
+		kept = bs
+		box = image.Rect(bs[0].r.Min.X, top, bs[len(bs)-1].r.Max.X, bot)
+	}
+	// Ascenders and descenders reach a little past the band; artwork that
+	// reaches further is cut.
+	box.Min.Y = max(box.Min.Y, top-bh/3)
+	box.Max.Y = min(box.Max.Y, bot+bh/3)
+	return textLine{r: box, glyphH: weightedMedian(kept, func(b blob) int { return b.r.Dy() }), n: len(kept), blobs: kept}
+}
+
+// weightedMedian is the median of v over bs, each blob counting by its
+// area.
+func weightedMedian(bs []blob, v func(blob) int) int {
+	type vw struct{ v, w int }
+	xs := make([]vw, len(bs))
+	total := 0
+	for i, b := range bs {
+		xs[i] = vw{v(b), b.area}
+		total += b.area
+	}
+	sort.Slice(xs, func(i, j int) bool { return xs[i].v < xs[j].v })
+	acc := 0
+	for _, x := range xs {
+		acc += x.w
+		if 2*acc >= total {
+			return x.v
+		}
+	}
+	return xs[len(xs)-1].v
+}
+
+func joinRuns(a, c textLine) textLine {
+	return runOf(append(append([]blob(nil), a.blobs...), c.blobs...))
+}
+
+// splitBySize cuts a run where two neighbouring words differ in size by
+// more than half (a caption and its larger value on one line): each part
+// is read at its own scale.
+func splitBySize(l textLine) []textLine {
+	bs := append([]blob(nil), l.blobs...)
+	sort.Slice(bs, func(i, j int) bool { return bs[i].r.Min.X < bs[j].r.Min.X })
+	// words: blobs closer than 0.6 glyph heights
+	var words [][]blob
+	var right int
+	for i, bl := range bs {
+		if i == 0 || bl.r.Min.X-right > l.glyphH*3/5 {
+			words = append(words, nil)
+		}
+		words[len(words)-1] = append(words[len(words)-1], bl)
+		right = max(right, bl.r.Max.X)
+	}
+	height := func(ws []blob) int {
+		r := ws[0].r
+		for _, bl := range ws {
+			r = r.Union(bl.r)
+		}
+		return r.Dy()
+	}
+	var out []textLine
+	cur := words[0]
+	for i := 1; i < len(words); i++ {
+		a, c := height(words[i-1]), height(words[i])
+		if 2*max(a, c) > 3*min(a, c) {
+			out = append(out, runOf(cur))
+			cur = nil
+		}
+		cur = append(cur, words[i]...)
+	}
+	return append(out, runOf(cur))
+}
+
+// lineH is the height a line is scaled to before it is read: tesseract
+// reads small print best at about this size.
+const lineH = 40
+
+// readLines reads each line alone (psm 7) and returns its words with
+// their boxes on the side.
+func (p *pool) readLines(ctx context.Context, g *image.Gray, lines []textLine) ([]word, error) {
+	var out []word
+	b := g.Bounds()
+	for _, l := range lines {
+		pad := max(2, l.r.Dy()/4)
+		box := image.Rect(l.r.Min.X-pad*2, l.r.Min.Y-pad, l.r.Max.X+pad*2, l.r.Max.Y+pad).Intersect(b)
+		img := lineImage(g, box)
+		scale := 40.0 / float64(box.Dy())
+		ws, err := p.lineWords(ctx, img, gosseract.PSM_SINGLE_LINE)
+		if err != nil {
+			return nil, err
+		}
+		// A line read as nothing is read again black on white: on a
+		// small crop with grainy paper tesseract's own threshold takes the
+		// grain for the print and returns no text at all for a clean
+		// word (Names, the M of a sex field), which it reads once the
+		// crop is thresholded at the middle between ink and paper, or a
+		// little darker for a lone glyph.
+		for _, th := range []uint8{128, 100} {
+			if len(ws) > 0 {
+				break
+			}
+			if ws, err = p.lineWords(ctx, threshold(img, th), gosseract.PSM_SINGLE_LINE); err != nil {
+				return nil, err
+			}
+		}
+		if zzLineTrace {
+			fmt.Println("LINE", l.r, l.glyphH, l.n, box)
+			for _, w := range ws {
+				fmt.Println("   ", w.box, w.text, w.conf)
+			}
+		}
+		for i := range ws {
+			r := ws[i].box
+			ws[i].box = image.Rect(
+				box.Min.X+int(math.Floor(float64(r.Min.X-20)/scale)), box.Min.Y+int(math.Floor(float64(r.Min.Y-20)/scale)),
+				box.Min.X+int(math.Ceil(float64(r.Max.X-20)/scale)), box.Min.Y+int(math.Ceil(float64(r.Max.Y-20)/scale))).Intersect(b)
+		}
+		out = append(out, snapWords(ws, l.blobs)...)
+	}
+	return out, nil
+}
+
+// snapWords gives the words of one line read by tesseract the boxes of
+// the line's own blobs. Tesseract's recognition places where each word
+// starts well, but on a soft line it may stretch a word's end over the
+// words after it (Date read with a box over Date Of Registration), so a
+// blob belongs to the last word that starts at or before its middle, and
+// a word's box is its blobs'. A word without a blob (a mark tesseract
+// read in the padding) keeps its own box.
+func snapWords(ws []word, bs []blob) []word {
+	if len(ws) == 0 || len(bs) == 0 {
+		return ws
+	}
+	sort.SliceStable(ws, func(i, j int) bool { return ws[i].box.Min.X < ws[j].box.Min.X })
+	boxes := make([]image.Rectangle, len(ws))
+	for _, bl := range bs {
+		mid := (bl.r.Min.X + bl.r.Max.X) / 2
+		slack := bl.r.Dy() / 2
+		k := -1
+		for i := range ws {
+			if ws[i].box.Min.X-slack <= mid {
+				k = i
+			}
+		}
+		// Ink before the first word or after the last one is not print
+		// tesseract read (artwork the line's box took in).
+		if k < 0 || mid > ws[k].box.Max.X+slack {
+			continue
+		}
+		boxes[k] = boxes[k].Union(bl.r)
+	}
+	for i := range ws {
+		if !boxes[i].Empty() {
+			ws[i].box = boxes[i]
+		}
+	}
+	return ws
+}
+
+// lineWords reads img as one line and returns tesseract's words.
+func (p *pool) lineWords(ctx context.Context, img *image.Gray, psm gosseract.PageSegMode) ([]word, error) {
+	var c *gosseract.Client
+	select {
+	case c = <-p.clients:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { p.clients <- c }()
+	defer lockSingleThread()()
+	if err := c.SetPageSegMode(psm); err != nil {
+		return nil, err
+	}
+	if err := c.SetWhitelist(""); err != nil {
+		return nil, err
+	}
+	if err := c.SetImageFromBytes(pgm(img)); err != nil {
+		return nil, err
+	}
+	boxes, err := c.GetBoundingBoxes(gosseract.RIL_WORD)
+	if err != nil {
+		return nil, err
+	}
+	var out []word
+	for _, bx := range boxes {
+		if t := strings.TrimSpace(bx.Word); t != "" {
+			out = append(out, word{box: bx.Box, text: t, conf: bx.Confidence})
+		}
+	}
+	return out, nil
+}
+
+// symWords groups one line's symbols into words at the gaps assemble
+// counts as spaces.
+func symWords(syms []sym) []word {
+	if len(syms) == 0 {
+		return nil
+	}
+	hs := make([]int, len(syms))
+	for i, s := range syms {
+		hs[i] = s.r.Dy()
+	}
+	sort.Ints(hs)
+	hMed := float64(hs[len(hs)/2])
+	gaps := make([]float64, 0, len(syms))
+	for i := 1; i < len(syms); i++ {
+		gaps = append(gaps, float64(syms[i].r.Min.X-syms[i-1].r.Max.X))
+	}
+	limit := 0.42 * hMed
+	if len(gaps) >= 2 {
+		letter := quantile(gaps, 0.3)
+		k := 0.25 + 0.35*math.Max(0, math.Min(1, (letter/hMed-0.2)/0.15))
+		limit = math.Max(limit, letter+k*hMed)
+	}
+	var out []word
+	cur := word{box: syms[0].r, text: syms[0].t, conf: syms[0].conf}
+	n := 1
+	for i := 1; i < len(syms); i++ {
+		s := syms[i]
+		if gaps[i-1] > limit {
+			cur.conf /= float64(n)
+			out = append(out, cur)
+			cur, n = word{box: s.r, text: s.t, conf: s.conf}, 1
+			continue
+		}
+		cur.box = cur.box.Union(s.r)
+		cur.text += s.t
+		cur.conf += s.conf
+		n++
+	}
+	cur.conf /= float64(n)
+	return append(out, cur)
+}
+
+// dilate grows ink by one pixel in every direction.
+func dilate(ink []bool, w, h int) []bool {
+	row := make([]bool, len(ink))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			i := y*w + x
+			row[i] = ink[i] || x > 0 && ink[i-1] || x < w-1 && ink[i+1]
+		}
+	}
+	out := make([]bool, len(ink))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			i := y*w + x
+			out[i] = row[i] || y > 0 && row[i-w] || y < h-1 && row[i+w]
+		}
+	}
+	return out
+}
+
+var zzLineTrace bool
+
+// lineImage is box cut out of g, stretched between its ink (2nd
+// percentile) and its paper (95th: a line's crop is mostly paper, and a
+// lower level takes the paper's grain for print), scaled to lineH px
+// high, on a white margin of 20 px.
+func lineImage(g *image.Gray, box image.Rectangle) *image.Gray {
+	hist := [256]int{}
+	for y := box.Min.Y; y < box.Max.Y; y++ {
+		for x := box.Min.X; x < box.Max.X; x++ {
+			hist[g.Pix[y*g.Stride+x]]++
+		}
+	}
+	n := box.Dx() * box.Dy()
+	lo, hi := histPct(hist, n, 0.02), histPct(hist, n, 0.95)
+	if hi-lo < 10 {
+		lo, hi = 0, 255
+	}
+	c := image.NewGray(image.Rect(0, 0, box.Dx(), box.Dy()))
+	for y := 0; y < box.Dy(); y++ {
+		for x := 0; x < box.Dx(); x++ {
+			v := (int(g.Pix[(y+box.Min.Y)*g.Stride+x+box.Min.X]) - lo) * 255 / (hi - lo)
+			c.Pix[y*c.Stride+x] = uint8(max(0, min(255, v)))
+		}
+	}
+	scale := float64(lineH) / float64(box.Dy())
+	sized := imaging.Resize(c, max(1, int(float64(box.Dx())*scale)), lineH, imaging.Linear)
+	out := image.NewGray(image.Rect(0, 0, sized.Bounds().Dx()+40, lineH+40))
+	for i := range out.Pix {
+		out.Pix[i] = 255
+	}
+	for y := 0; y < lineH; y++ {
+		for x := 0; x < sized.Bounds().Dx(); x++ {
+			out.Pix[(y+20)*out.Stride+x+20] = sized.Pix[y*sized.Stride+4*x]
+		}
+	}
+	return out
+}
+
+// threshold is img in black and white: levels under th black.
+func threshold(img *image.Gray, th uint8) *image.Gray {
+	out := image.NewGray(img.Bounds())
+	for i, v := range img.Pix {
+		if v >= th {
+			out.Pix[i] = 255
+		}
+	}
+	return out
+}
+
+// sideText is a rectified side made grey (pageGrey) and its lines of
+// print, found once for the upright test and the page reading.
+type sideText struct {
+	card  *vision.Card
+	grey  *image.Gray
+	lines []textLine
+}
+
+// textOf makes card's side grey and finds its lines.
+func textOf(card *vision.Card) *sideText {
+	g := pageGrey(card.Image)
+	return &sideText{card: card, grey: g, lines: textLines(g)}
+}
+
+// uprightLines is how many of a side's lines are read both ways up to
+// tell which way up it is.
+const uprightLines = 4
+
+// textUpright tells from the print itself whether a rectified side is
+// upside down: its longest lines of larger print are read both ways up,
+// and print read upside down gives tesseract letters it is unsure of.
+// turn says the side reads better turned; sure is false when the
+// readings do not tell (too few lines, or scores within a quarter of
+// each other). A layout prior (where the definition puts the photo and
+// the print) cannot decide this for a drawing other than the
+// definition's own: a card printed with its photo on the right looks
+// upside down to it.
+func (p *pool) textUpright(ctx context.Context, st *sideText) (turn, sure bool, err error) {
+	g := st.grey
+	lines := append([]textLine(nil), st.lines...)
+	sort.SliceStable(lines, func(i, j int) bool {
+		return lines[i].glyphH*lines[i].r.Dx() > lines[j].glyphH*lines[j].r.Dx()
+	})
+	var up, down float64
+	read := 0
+	b := g.Bounds()
+	for _, l := range lines {
+		if read == uprightLines {
+			break
+		}
+		if l.n < 3 || l.r.Dx() < 3*l.r.Dy() {
+			continue
+		}
+		pad := max(2, l.r.Dy()/4)
+		box := image.Rect(l.r.Min.X-pad*2, l.r.Min.Y-pad, l.r.Max.X+pad*2, l.r.Max.Y+pad).Intersect(b)
+		img := lineImage(g, box)
+		s0, err := p.lineScore(ctx, img)
+		if err != nil {
+			return false, false, err
+		}
+		s1, err := p.lineScore(ctx, rotate180(img))
+		if err != nil {
+			return false, false, err
+		}
+		up, down = up+s0, down+s1
+		read++
+	}
+	if read < 2 {
+		return false, false, nil
+	}
+	return down > up, 4*math.Abs(up-down) >= max(up, down), nil
+}
+
+// lineScore is the letters and digits tesseract reads on a line, each
+// counted by its word's confidence.
+func (p *pool) lineScore(ctx context.Context, img *image.Gray) (float64, error) {
+	ws, err := p.lineWords(ctx, img, gosseract.PSM_SINGLE_LINE)
+	if err != nil {
+		return 0, err
+	}
+	s := 0.0
+	for _, w := range ws {
+		n := 0
+		for _, r := range w.text {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				n++
+			}
+		}
+		s += float64(n) * w.conf / 100
+	}
+	return s, nil
+}
+
+func rotate180(g *image.Gray) *image.Gray {
+	b := g.Bounds()
+	out := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
+	n := len(out.Pix)
+	for y := 0; y < b.Dy(); y++ {
+		for x := 0; x < b.Dx(); x++ {
+			out.Pix[n-1-(y*b.Dx()+x)] = g.Pix[(y+b.Min.Y)*g.Stride+x+b.Min.X]
+		}
+	}
+	return out
+}
+
+// dropFrames leaves out blobs that are frames around other print: a
+// hollow blob (under two fifths of its box inked) with two or more blobs
+// inside its box (the border of a SPECIMEN stamp, a box around a number).
+// Taken for a glyph, a frame sets its line's height, and the words beside
+// it run on into it.
+func dropFrames(gl []blob) []blob {
+	out := gl[:0:0]
+	for i, a := range gl {
+		fill := float64(a.area) / float64(a.r.Dx()*a.r.Dy())
+		inside := 0
+		if fill < 0.4 {
+			for j, c := range gl {
+				if j != i && c.r.In(a.r) {
+					inside++
+				}
+			}
+		}
+		if inside < 2 {
+			out = append(out, a)
+		}
+	}
+	return out
+}
