@@ -7,10 +7,11 @@ import (
 	"github.com/tambua/tambua/idv"
 )
 
-// weakConf is the word confidence (tesseract's 0..100) under which the
-// reader itself takes a word for unsure and reads it again (weakConf in
-// checks/ocr/page.go). A printed value read under it is the reader's
-// guess, not the card's print. The reader's own line, not fitted here.
+// weakConf is the word confidence (tesseract's 0..100) under which
+// tesseract's words on the synth corpus are guesses at faint print or
+// artwork (the line the reader used for its own weak words). A printed
+// value read under it is the reader's guess, not the card's print. Chosen
+// for the reader, not fitted here.
 const weakConf = 75
 
 // weakReading says why the printed value of the field is no evidence about

@@ -226,7 +226,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 		// A side that shows its captions or titles identifies the
 		// document for the sides read after it (a card's back often
 		// prints only values and faint captions).
-		vouched = vouched || ly.confirmed()
+		vouched = vouched || ly.confirmed() || ly.titled() && sideCredible(rs)
 		shows[side] = ly.confirmed()
 		cards[side] = card
 		ex.Words[side] = pg.export()

@@ -663,6 +663,11 @@ func (p *pool) textUpright(ctx context.Context, st *sideText) (turn, sure bool, 
 		}
 		up, down = up+s0, down+s1
 		read++
+		// Two lines that read far better one way settle it: the other
+		// two are read only when these leave a doubt.
+		if read == 2 && 2*math.Abs(up-down) >= max(up, down) {
+			break
+		}
 	}
 	if read < 2 {
 		return false, false, nil

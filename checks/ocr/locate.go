@@ -446,6 +446,14 @@ func (ly *layout) tailOfCaption(i int, f idv.FieldDef) bool {
 // not foreign (a side whose titles were found, or whose definition gives
 // none). A soft capture may lose most captions; the zones still hold the
 // values then.
+// titled: the side shows one of its titles and a caption as spelled;
+// with its values read (sideCredible) that says this is the document for
+// the sides read after it, though soft print kept most of its captions
+// from matching (the faint captions of a Ugandan card's back).
+func (ly *layout) titled() bool {
+	return ly.titles > 0 && ly.captions() > 0
+}
+
 func (ly *layout) known() bool {
 	return ly.confirmed() || ly.vouched || !ly.foreign()
 }
@@ -1093,6 +1101,17 @@ func (ly *layout) looseCaptions(d *idv.DocumentDefinition, side string, keys []s
 			idx = append(idx, j)
 			box = box.Union(pg.words[j].box)
 			if len(acc) < 3 || !ly.aboveValue(idx, box) && !ly.leftOfValue(idx, box) {
+				continue
+			}
+			// The whole run of caption print, not a piece of a longer
+			// caption of another field (Mahali pa of Mahali pa Kuzaliwa,
+			// place of birth in Kiswahili, is not Mamlaka, authority).
+			if n := ly.next[j]; n >= 0 && !ly.isClaimed(n) && !strings.ContainsAny(pg.words[n].text, "0123456789") &&
+				10*pg.words[n].box.Dy() < 13*box.Dy() {
+				continue
+			}
+			if p, ok := ly.prev[i]; ok && !ly.isClaimed(p) && !strings.ContainsAny(pg.words[p].text, "0123456789") &&
+				10*pg.words[p].box.Dy() < 13*box.Dy() {
 				continue
 			}
 			best, second, bestField := math.Inf(1), math.Inf(1), ""
