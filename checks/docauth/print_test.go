@@ -115,3 +115,30 @@ func TestValuePrintSkips(t *testing.T) {
 		t.Error("one value: not skipped")
 	}
 }
+
+// A side turned by a residual perspective: its values' tilts change
+// across it; each value is judged against what the others predict at its
+// place, so none stands out but the one printed askew of the field.
+func TestDeviationsAgainstTheCardsTilt(t *testing.T) {
+	field := func(x, y float64) float64 { return 0.4 + 1.8*x - 1.2*y }
+	var ps []printed
+	for i, p := range [][2]float64{{0.4, 0.2}, {0.7, 0.2}, {0.4, 0.4}, {0.7, 0.4}, {0.4, 0.6}, {0.7, 0.6}, {0.4, 0.8}} {
+		tilt := field(p[0], p[1])
+		if i == 4 {
+			tilt += 0.9 // reprinted askew
+		}
+		ps = append(ps, printed{field: string(rune('a' + i)), x: p[0], y: p[1], vp: valuePrint{Tilt: tilt, Glyphs: 9}})
+	}
+	deviations(ps)
+	for i, p := range ps {
+		if odd := oddPrint(p) != ""; odd != (i == 4) {
+			t.Errorf("value %d: deviation %.3f, odd %v", i, p.tilt, odd)
+		}
+	}
+	if a, b, c, ok := planeFit([]float64{0, 1, 0}, []float64{0, 0, 1}, []float64{1, 3, 0}, []float64{1, 1, 1}); !ok || math.Abs(a-1) > 1e-9 || math.Abs(b-2) > 1e-9 || math.Abs(c+1) > 1e-9 {
+		t.Errorf("plane through three points: %v %v %v %v", a, b, c, ok)
+	}
+	if _, _, _, ok := planeFit([]float64{0, 1, 2}, []float64{0, 1, 2}, []float64{1, 2, 3}, []float64{1, 1, 1}); ok {
+		t.Error("points on a line gave a plane")
+	}
+}
