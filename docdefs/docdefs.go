@@ -303,6 +303,14 @@ func Validate(d *idv.DocumentDefinition) error {
 	if d.Photo != nil {
 		zone("photo", *d.Photo)
 	}
+	if d.Portrait != nil {
+		if d.Photo == nil {
+			bad("portrait: the document has no photo zone")
+		}
+		if d.Portrait.Mode != idv.PortraitGreyscale && d.Portrait.Mode != idv.PortraitColour {
+			bad("portrait: mode %q is not %s or %s", d.Portrait.Mode, idv.PortraitGreyscale, idv.PortraitColour)
+		}
+	}
 	if d.Signature != nil {
 		zone("signature", *d.Signature)
 	}

@@ -87,6 +87,9 @@ func TestParseRejects(t *testing.T) {
 		{"bad value place", "label: \"No.\",", "label: \"No.\", value: above,", `value "above"`},
 		{"no zone needs a side", ", zone: {side: front, x: 0.1, y: 0.1, w: 0.3, h: 0.1}", "", "without a zone, side"},
 		{"no zone with a side", ", zone: {side: front, x: 0.1, y: 0.1, w: 0.3, h: 0.1}", ", side: front", ""},
+		{"portrait without photo", "kind: id_card", "kind: id_card\nportrait: {mode: greyscale}", "no photo zone"},
+		{"portrait mode", "kind: id_card", "kind: id_card\nphoto: {side: front, x: 0.5, y: 0.1, w: 0.3, h: 0.5}\nportrait: {mode: sepia}", `mode "sepia"`},
+		{"portrait greyscale", "kind: id_card", "kind: id_card\nphoto: {side: front, x: 0.5, y: 0.1, w: 0.3, h: 0.5}\nportrait: {mode: greyscale}", ""},
 		{"generic with mrz", "kind: id_card", "kind: id_card\nlayout: generic\nmrz: {format: TD1, document_code: I, zone: {side: front, x: 0.03, y: 0.62, w: 0.94, h: 0.34}}", ""},
 	}
 	for _, tc := range cases {

@@ -31,6 +31,9 @@ type DocumentDefinition struct {
 	FieldSchema []string   `yaml:"field_schema" json:"field_schema"`
 	Fields      []FieldDef `yaml:"fields" json:"fields"`
 	Photo       *Zone      `yaml:"photo,omitempty" json:"photo,omitempty"`
+	// Portrait says how the document prints the holder's photo, where
+	// that is known; nil when it is not.
+	Portrait *PortraitDef `yaml:"portrait,omitempty" json:"portrait,omitempty"`
 	// Signature is where the holder's signature is printed, if anywhere.
 	Signature *Zone       `yaml:"signature,omitempty" json:"signature,omitempty"`
 	MRZ       *MRZDef     `yaml:"mrz,omitempty" json:"mrz,omitempty"`
@@ -42,6 +45,22 @@ type DocumentDefinition struct {
 	// Colours are the dominant background tints of each side (hex), used by
 	// the corpus renderer and the substrate check.
 	Colours map[string][]string `yaml:"colours,omitempty" json:"colours,omitempty"`
+}
+
+// Portrait modes: how a document prints the holder's photo.
+const (
+	// PortraitGreyscale: engraved or printed in grey only, as a laser
+	// engraves polycarbonate.
+	PortraitGreyscale = "greyscale"
+	// PortraitColour: printed in colour.
+	PortraitColour = "colour"
+)
+
+// PortraitDef is what is known of how the portrait is printed: a fact
+// about the real document, with its source in the definition's comment.
+type PortraitDef struct {
+	// Mode is PortraitGreyscale or PortraitColour.
+	Mode string `yaml:"mode" json:"mode"`
 }
 
 // Size is a physical size in millimetres.

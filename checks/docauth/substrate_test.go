@@ -70,3 +70,27 @@ func TestDigitalCaptureLooksAtTheCard(t *testing.T) {
 		})
 	}
 }
+
+// highPass with running sums is the window mean taken the long way.
+func TestHighPassRunningSums(t *testing.T) {
+	const w, h, r = 23, 17, 2
+	c := make([]float32, w*h)
+	for i := range c {
+		c[i] = float32((i*7919)%251) / 3
+	}
+	got := highPass(c, w, h, r)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			var s float32
+			for dy := -r; dy <= r; dy++ {
+				for dx := -r; dx <= r; dx++ {
+					s += c[min(max(y+dy, 0), h-1)*w+min(max(x+dx, 0), w-1)]
+				}
+			}
+			want := c[y*w+x] - s/float32((2*r+1)*(2*r+1))
+			if d := got[y*w+x] - want; d > 1e-3 || d < -1e-3 {
+				t.Fatalf("(%d,%d): %v, want %v", x, y, got[y*w+x], want)
+			}
+		}
+	}
+}

@@ -81,29 +81,38 @@ func colourTexture(n *image.NRGBA) (colour, luma float64) {
 }
 
 // highPass is c minus its mean over a (2r+1)^2 window (a horizontal then a
-// vertical box sum, edges clamped).
+// vertical box sum, edges clamped; running sums, so the cost does not grow
+// with r).
 func highPass(c []float32, w, h, r int) []float32 {
 	tmp := make([]float32, len(c))
 	out := make([]float32, len(c))
 	k := float32(2*r + 1)
 	for y := 0; y < h; y++ {
 		row := c[y*w : y*w+w]
+		var s float32
+		for d := -r; d <= r; d++ {
+			s += row[min(max(d, 0), w-1)]
+		}
 		for x := 0; x < w; x++ {
-			var s float32
-			for d := -r; d <= r; d++ {
-				s += row[min(max(x+d, 0), w-1)]
-			}
 			tmp[y*w+x] = s / k
+			s += row[min(x+r+1, w-1)] - row[max(x-r, 0)]
+		}
+	}
+	// the vertical sums of every column at once, row by row
+	col := make([]float32, w)
+	for d := -r; d <= r; d++ {
+		row := tmp[min(max(d, 0), h-1)*w:]
+		for x := 0; x < w; x++ {
+			col[x] += row[x]
 		}
 	}
 	for y := 0; y < h; y++ {
+		add := tmp[min(y+r+1, h-1)*w:]
+		sub := tmp[max(y-r, 0)*w:]
 		for x := 0; x < w; x++ {
-			var s float32
-			for d := -r; d <= r; d++ {
-				s += tmp[min(max(y+d, 0), h-1)*w+x]
-			}
 			i := y*w + x
-			out[i] = c[i] - s/k
+			out[i] = c[i] - col[x]/k
+			col[x] += add[x] - sub[x]
 		}
 	}
 	return out

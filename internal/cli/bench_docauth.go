@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -24,6 +25,7 @@ func benchDocAuth(ctx context.Context, env *Env, args []string) error {
 	levels := fs.String("levels", "easy,medium", "difficulties rendered when -dir is not given")
 	cache := fs.String("ocr-cache", "", "keep ocr_extraction's outputs per capture in this folder and reuse them (empty it when checks/ocr changes)")
 	verbose := fs.Bool("v", false, "print every genuine capture not passed and every attack passed, with reasons")
+	cues := fs.String("cues", "", "write every capture's raw cues (substrate, portrait, print), decision and reasons to this file, one JSON line each")
 	if err := Parse(fs, args); err != nil {
 		return err
 	}
@@ -32,6 +34,14 @@ func benchDocAuth(ctx context.Context, env *Env, args []string) error {
 		for _, d := range strings.Split(*dirs, ",") {
 			o.Dirs = append(o.Dirs, strings.TrimSpace(d))
 		}
+	}
+	if *cues != "" {
+		f, err := os.Create(*cues)
+		if err != nil {
+			return Usagef("-cues: %v", err)
+		}
+		defer f.Close()
+		o.Cues = f
 	}
 	rep, err := docauthbench.Run(ctx, o)
 	if err != nil {
@@ -43,7 +53,38 @@ func benchDocAuth(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	printDocAuth(env, rep.ByLevel, rep.ByDefinition)
+	printGrades(env, rep.ByGrade)
 	return nil
+}
+
+// printGrades prints the attacks whose corpus grades them, by grade.
+func printGrades(env *Env, byGrade map[[3]string]*docauthbench.Row) {
+	if len(byGrade) == 0 {
+		return
+	}
+	keys := make([][3]string, 0, len(byGrade))
+	for k := range byGrade {
+		keys = append(keys, k)
+	}
+	rank := map[string]int{"subtle": 0, "medium": 1, "obvious": 2}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		if a[1] != b[1] {
+			return a[1] < b[1]
+		}
+		return rank[a[2]] < rank[b[2]]
+	})
+	w := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(env.Stdout)
+	fmt.Fprintln(w, "level\tkind\tgrade\tn\tnot PASS\tFAIL")
+	for _, k := range keys {
+		r := byGrade[k]
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s\n", k[0], k[1], k[2], r.N, bench.Pct(r.NotPass, r.N), bench.Pct(r.Fail, r.N))
+	}
+	w.Flush()
 }
 
 func printDocAuth(env *Env, rows, byDef map[[2]string]*docauthbench.Row) {

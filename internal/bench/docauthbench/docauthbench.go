@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -29,11 +30,15 @@ const Genuine = "genuine"
 
 // Sample is one capture set with what the corpus says it is.
 type Sample struct {
-	Name        string
-	Config      string
-	Difficulty  string
-	Kind        string // Genuine or the attack
-	Front, Back []byte
+	Name       string
+	Config     string
+	Difficulty string
+	Kind       string // Genuine or the attack
+	// Grade is the attack's strength (synth's subtle, medium or obvious)
+	// and Method how it was made (a photo swap's paste or digital), when
+	// the corpus says; "" otherwise.
+	Grade, Method string
+	Front, Back   []byte
 }
 
 // Row tallies one group of samples.
@@ -111,13 +116,27 @@ type Options struct {
 	// kept per capture and taken from on later runs (see ocrState): for
 	// measuring changes to the authenticity check alone.
 	OCRCache string
+	// Cues, when set, receives one JSON line per capture: what it is, the
+	// decision and every layer's raw cues (for choosing operating points
+	// on a tuning corpus).
+	Cues io.Writer
+}
+
+// CueLine is one line of Options.Cues.
+type CueLine struct {
+	Sample, Config, Difficulty, Kind, Grade, Method string
+	Decision                                        string
+	Reasons                                         []string
+	Substrate, Portrait, Print                      map[string]float64 `json:",omitempty"`
 }
 
 // Report is what one run measured.
 type Report struct {
 	// ByLevel is keyed by difficulty and kind, ByDefinition by config and
-	// kind.
+	// kind, ByGrade by difficulty, kind and grade (attacks whose corpus
+	// grades them).
 	ByLevel, ByDefinition map[[2]string]*Row
+	ByGrade               map[[3]string]*Row
 	Surprises             []Surprise
 }
 
@@ -130,7 +149,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	k := ocr.New(ocr.WithWorkers(1))
 	defer k.Close()
 	da := docauth.New()
-	rep := &Report{ByLevel: map[[2]string]*Row{}, ByDefinition: map[[2]string]*Row{}}
+	rep := &Report{ByLevel: map[[2]string]*Row{}, ByDefinition: map[[2]string]*Row{}, ByGrade: map[[3]string]*Row{}}
 	row := func(m map[[2]string]*Row, a, b string) *Row {
 		key := [2]string{a, b}
 		if m[key] == nil {
@@ -185,10 +204,25 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 				return fmt.Errorf("%s: docauth: %w", s.Name, err)
 			}
 			sec, _ := c.Section("document_authenticity")
-			v = docAuthVerdict(sec.(docauth.Section))
+			ds := sec.(docauth.Section)
+			v = docAuthVerdict(ds)
+			if o.Cues != nil {
+				line := CueLine{Sample: s.Name, Config: s.Config, Difficulty: s.Difficulty, Kind: s.Kind, Grade: s.Grade, Method: s.Method,
+					Decision: ds.Decision, Reasons: ds.ReasonCodes, Substrate: ds.SubstrateStats, Portrait: ds.PortraitStats, Print: ds.PrintStats}
+				if err := json.NewEncoder(o.Cues).Encode(line); err != nil {
+					return err
+				}
+			}
 		}
 		row(rep.ByLevel, s.Difficulty, s.Kind).add(v, cpu)
 		row(rep.ByDefinition, s.Config, s.Kind).add(v, cpu)
+		if s.Grade != "" {
+			key := [3]string{s.Difficulty, s.Kind, s.Grade}
+			if rep.ByGrade[key] == nil {
+				rep.ByGrade[key] = &Row{}
+			}
+			rep.ByGrade[key].add(v, cpu)
+		}
 		if v.Surprise(s.Kind) {
 			rep.Surprises = append(rep.Surprises, Surprise{Sample: s.Name, Kind: s.Kind, Difficulty: s.Difficulty, Verdict: v})
 		}
@@ -220,8 +254,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			if kind == "" {
 				kind = Genuine
 			}
+			grade, method := gradeOf(smp.Truth)
 			if err := run(Sample{Name: fmt.Sprintf("%s/%05d", lv, i), Config: smp.Truth.Config, Difficulty: lv,
-				Kind: kind, Front: smp.Front, Back: smp.Back}); err != nil {
+				Kind: kind, Grade: grade, Method: method, Front: smp.Front, Back: smp.Back}); err != nil {
 				return nil, err
 			}
 		}
@@ -266,9 +301,17 @@ func EachCorpusSample(dir string, fn func(Sample) error) error {
 			return err
 		}
 		back, _ := os.ReadFile(filepath.Join(sd, "back.jpg"))
-		if err := fn(Sample{Name: sd, Config: tr.Config, Difficulty: tr.Difficulty, Kind: kind, Front: front, Back: back}); err != nil {
+		grade, method := gradeOf(tr)
+		if err := fn(Sample{Name: sd, Config: tr.Config, Difficulty: tr.Difficulty, Kind: kind, Grade: grade, Method: method, Front: front, Back: back}); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// gradeOf reads an attack's grade and method from its truth.
+func gradeOf(tr synth.Truth) (grade, method string) {
+	grade, _ = tr.AttackDetail["grade"].(string)
+	method, _ = tr.AttackDetail["method"].(string)
+	return grade, method
 }

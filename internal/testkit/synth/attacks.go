@@ -29,7 +29,7 @@ const (
 var AttackKinds = []string{AttackPrint, AttackScreen, AttackPhotoSwap, AttackEditedField, AttackPhotocopy, AttackScreenshot}
 
 // AllAttackKinds lists every attack the generator can render.
-var AllAttackKinds = append(append([]string(nil), AttackKinds...), AttackDocScreen, AttackColourPrint)
+var AllAttackKinds = append(append([]string(nil), AttackKinds...), AttackDocScreen, AttackColourPrint, AttackEditedMRZ)
 
 // onBackground composites a card with rounded (transparent) corners over
 // an opaque colour, so that a print or a screen shows the background

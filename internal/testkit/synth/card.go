@@ -42,14 +42,8 @@ func (a frect) overlaps(b frect) bool {
 
 // sideEdits are the per-sample changes an attack makes to a side.
 type sideEdits struct {
-	swapFace   *image.RGBA // a different face pasted over the photo
-	swapOffset vec         // its misplacement, in pixels
-	swapPose   Portrait
-	editField  string // the field whose printed value was altered
-	editValue  string // what was printed instead
-	editNorm   string // the same value, normalised as combined reports it
-	editShift  vec    // baseline misalignment of the new text
-	editAngle  float64
+	swap *swapPlan // another face put over the photo
+	edit *editPlan // a printed value altered
 }
 
 // labelLayout is where a field's caption goes.
@@ -517,9 +511,9 @@ func (r *renderer) renderSide(d *idv.DocumentDefinition, side string, in sideInp
 	if d.Photo != nil && d.Photo.Side == side && in.face != nil {
 		x, y, zw, zh := rectPx(*d.Photo, w, h)
 		r.drawPhoto(c, portrait(in.face, int(zw), int(zh), in.pose), x, y, zw, zh, st, 1, false)
-		if in.edits.swapFace != nil {
-			o := in.edits.swapOffset
-			r.drawPhoto(c, portrait(in.edits.swapFace, int(zw), int(zh), in.edits.swapPose), x+o.X, y+o.Y, zw*1.01, zh*1.01, style{greyPhoto: !st.greyPhoto}, 1, true)
+		if sw := in.edits.swap; sw != nil && sw.method == SwapPaste && !sw.onTop {
+			// glued on, then the laminate put back over it
+			sw.drawPaste(c, x, y, zw, zh, st.greyPhoto != sw.otherMode, newRNG(in.sigSeed, 7))
 		}
 	}
 	for _, sec := range d.Security {
@@ -548,18 +542,24 @@ func (r *renderer) renderSide(d *idv.DocumentDefinition, side string, in sideInp
 		ts := textStyle{font: st.valueFont, size: zh * 0.58 / capHeight, track: 0.015}
 		m := identityAffine
 		ink := st.ink
-		if f.Name == in.edits.editField {
-			// the forger scrapes the old value and prints a new one in the
-			// wrong font, a little off the baseline
-			var patch path
-			tw := r.fonts.measure(ts, text)
-			patch.rect(x-2, y+zh*0.05, math.Min(zw, tw)+6, zh*0.9)
-			c.fill(&patch, static.tint.mix(rgb{245, 245, 240}, 0.3), 1)
-			text = in.edits.editValue
-			ts.font = fontLibSerifBold
-			ts.track = 0
-			m = rotate(in.edits.editAngle).then(translate(in.edits.editShift.X, in.edits.editShift.Y))
-			ink = rgb{45, 40, 50}
+		if e := in.edits.edit; e != nil && f.Name == e.field {
+			// the old value scraped off (a flat tint where it was, unless
+			// the background was restored) and the new one printed, in
+			// the forger's font, size and ink, a little off the baseline
+			if e.patch > 0 {
+				var patch path
+				tw := r.fonts.measure(ts, text)
+				patch.rect(x-2, y+zh*0.05, math.Min(zw, tw)+6, zh*0.9)
+				c.fill(&patch, static.tint.mix(rgb{245, 245, 240}, 0.3), e.patch)
+			}
+			text = e.value
+			if e.font != "" {
+				ts.font = e.font
+				ts.track = 0
+			}
+			ts.size *= e.size
+			m = rotate(e.angle).then(translate(e.shift.X, e.shift.Y))
+			ink = ink.mix(e.inkTo, e.ink)
 		}
 		tw := r.fonts.measure(ts, text)
 		if tw > zw*0.98 {
@@ -596,6 +596,11 @@ func (r *renderer) renderSide(d *idv.DocumentDefinition, side string, in sideInp
 	}
 	applyWear(c, in.wear)
 	laminate(c, st.laminateFx, g)
+	if sw := in.edits.swap; sw != nil && sw.method == SwapPaste && sw.onTop && d.Photo != nil && d.Photo.Side == side {
+		// glued over the card's surface, hologram and all
+		x, y, zw, zh := rectPx(*d.Photo, w, h)
+		sw.drawPaste(c, x, y, zw, zh, st.greyPhoto != sw.otherMode, newRNG(in.sigSeed, 7))
+	}
 	// the card's edge catches the light
 	rad := st.radiusMM * pxPerMM
 	var rim path

@@ -265,10 +265,9 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 		if err != nil {
 			return nil, err
 		}
-		edits.swapFace = swap
 		sg := root.fork("swap")
-		edits.swapOffset = vec{round2(sg.rangef(-6, 6)), round2(sg.rangef(-6, 6))}
-		edits.swapPose = cardPortrait(sg, swap)
+		plan := drawSwap(sg, swap, cardPortrait(sg, swap))
+		edits.swap = &plan
 		person.CardPerson, person.CardPhoto = other, op[oi]
 		person.SelfiePerson, person.SelfiePhoto = other, op[oj]
 		if selfieFace, err = fs.load(other, op[oj]); err != nil {
@@ -276,16 +275,16 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 		}
 		detail["original_person"] = holder
 		detail["original_photo"] = photos[ci]
-		detail["offset_px"] = []float64{edits.swapOffset.X, edits.swapOffset.Y}
 		detail["ghost_image_shows"] = "original_person"
+		plan.detail(detail)
 	}
 
 	id, err := newIdentity(root.fork("identity"), d, gen.opts.Today, sexOf(holder))
 	if err != nil {
 		return nil, err
 	}
-	if attack == AttackEditedField {
-		if err := planEdit(root.fork("edit"), d, id, &edits, detail); err != nil {
+	if attack == AttackEditedField || attack == AttackEditedMRZ {
+		if err := planEdit(root.fork("edit"), d, id, &edits, detail, attack == AttackEditedMRZ); err != nil {
 			return nil, err
 		}
 	}
@@ -348,9 +347,9 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 		truth.Combined[name] = id.values[name]
 		truth.Printed[name] = id.printed[name]
 	}
-	if edits.editField != "" {
-		truth.Combined[edits.editField] = edits.editNorm
-		truth.Printed[edits.editField] = edits.editValue
+	if e := edits.edit; e != nil {
+		truth.Combined[e.field] = e.norm
+		truth.Printed[e.field] = e.value
 	}
 	if id.mrz != nil {
 		lines, err := id.mrz.lines()
@@ -417,6 +416,25 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 	if front == nil {
 		front = renderCapture(rgba4From(frontImg), frontCap)
 	}
+	if sw := edits.swap; sw != nil && sw.method == SwapDigital && d.Photo != nil && d.Photo.Side == "front" {
+		// the photo of the card edited: opened, a face pasted, saved again
+		// upright at the editor's quality
+		fw, fh := sideSize(d)
+		var quad [4]vec
+		for i, p := range frontCap.Corners {
+			quad[i] = vec{p[0], p[1]}
+		}
+		if hm, ok := homographyFrom([4]vec{{0, 0}, {float64(fw), 0}, {float64(fw), float64(fh)}, {0, float64(fh)}}, quad); ok {
+			x, y, zw, zh := rectPx(*d.Photo, fw, fh)
+			st := styleFor(d)
+			if layFront != nil {
+				st = layFront.st
+			}
+			front = sw.digitalSwap(front, frontCap, hm, x, y, zw, zh, st.greyPhoto != sw.otherMode, st.softPhoto, root.fork("swap-edit"))
+			detail["camera_jpeg_quality"] = frontCap.JPEGQuality
+			frontCap.JPEGQuality, frontCap.EXIFOrientation = sw.exportQuality, 1
+		}
+	}
 	if back == nil {
 		back = renderCapture(rgba4From(backImg), backCap)
 	}
@@ -482,8 +500,9 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 }
 
 // planEdit picks a field on the front to alter and a new value that still
-// passes the field's pattern, so only the print gives the forgery away.
-func planEdit(g *rng, d *idv.DocumentDefinition, id *identity, e *sideEdits, detail map[string]any) error {
+// passes the field's pattern, so only the print gives the forgery away
+// (and the MRZ or barcode, unless the forger wrote them again: mrz).
+func planEdit(g *rng, d *idv.DocumentDefinition, id *identity, e *sideEdits, detail map[string]any, mrz bool) error {
 	var cands []idv.FieldDef
 	for _, f := range fieldsOn(d, "front") {
 		if f.Fixed == "" && f.Name != "sex" && f.Type != idv.FieldSex {
@@ -515,17 +534,13 @@ func planEdit(g *rng, d *idv.DocumentDefinition, id *identity, e *sideEdits, det
 	if nv == "" {
 		return fmt.Errorf("synth: %s: no field to edit", d.Config)
 	}
-	e.editField = f.Name
-	e.editValue = printedValue(f, nv)
-	e.editShift = vec{round2(g.rangef(-3, 3)), round2(g.sign() * g.rangef(2, 5))}
-	e.editAngle = round3(g.sign() * g.rangef(0.006, 0.025))
-	detail["field"] = f.Name
-	detail["original_value"] = old
-	detail["edited_value"] = nv
-	detail["font"] = filepath.Base(fontLibSerifBold)
-	detail["baseline_shift_px"] = []float64{e.editShift.X, e.editShift.Y}
-	detail["angle_deg"] = round2(e.editAngle * 180 / math.Pi)
-	e.editNorm = nv
+	ep := &editPlan{field: f.Name, value: printedValue(f, nv), norm: nv, mrz: mrz}
+	drawEditLook(g.fork("look"), ep)
+	if mrz {
+		rewriteMRZ(d, id, ep, old)
+	}
+	e.edit = ep
+	ep.detail(detail, old)
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/jpeg"
 	"math"
@@ -406,10 +407,13 @@ func TestAttacksDoWhatTheySay(t *testing.T) {
 				if p.CardPerson == p.Name || p.SelfiePerson != p.CardPerson || !s.Truth.SelfieSamePerson {
 					t.Errorf("photo swap people: %+v", p)
 				}
-			case AttackEditedField:
+			case AttackEditedField, AttackEditedMRZ:
 				field := s.Truth.AttackDetail["field"].(string)
 				if s.Truth.Combined[field] == s.Truth.AttackDetail["original_value"] {
 					t.Errorf("edited %s still reads the original", field)
+				}
+				if _, ok := s.Truth.AttackDetail["grade"].(string); !ok {
+					t.Errorf("no grade in %v", s.Truth.AttackDetail)
 				}
 			case AttackPhotocopy:
 				// inside the card the copy is grey: colour varies far less
@@ -539,5 +543,88 @@ func TestAttackKindsUsedValidated(t *testing.T) {
 		if k := gen.AttackFor(i); k != "" && k != AttackColourPrint {
 			t.Errorf("sample %d: %s, want only %s", i, k, AttackColourPrint)
 		}
+	}
+}
+
+// TestEditedFieldMRZRecomputed: a forger who writes the MRZ again leaves
+// one whose check digits pass and that carries the edited value; one who
+// does not leaves the original value in it.
+func TestEditedFieldMRZRecomputed(t *testing.T) {
+	reg := docdefs.Default()
+	d, ok := reg.Definition("ke_passport")
+	if !ok {
+		t.Fatal("no ke_passport")
+	}
+	for _, kind := range []string{AttackEditedField, AttackEditedMRZ} {
+		t.Run(kind, func(t *testing.T) {
+			gen := newTestGenerator(t, Options{Definitions: []*idv.DocumentDefinition{d}, Seed: 5, Difficulty: Easy, Attacks: true, AttackKindsUsed: []string{kind}})
+			checked := 0
+			for i := 0; i < 12 && checked < 3; i++ {
+				if gen.AttackFor(i) != kind {
+					continue
+				}
+				s, err := gen.Sample(context.Background(), i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				field := s.Truth.AttackDetail["field"].(string)
+				f, _ := d.Field(field)
+				if f.MRZ == "" {
+					continue
+				}
+				checked++
+				m, err := mrz.Parse(s.Truth.MRZLines, mrz.Options{})
+				if err != nil || !m.AllChecksPass {
+					t.Fatalf("MRZ %v: %v (checks pass %v)", s.Truth.MRZLines, err, m != nil && m.AllChecksPass)
+				}
+				got := fmt.Sprint(s.Truth.MRZParsed[f.MRZ])
+				edited := s.Truth.Combined[field]
+				if f.Type == idv.FieldDate {
+					tm, _ := time.Parse("02.01.2006", edited)
+					edited = tm.Format("2006-01-02")
+				}
+				if recomputed := got == edited; recomputed != (kind == AttackEditedMRZ) {
+					t.Errorf("%s: MRZ %s holds %q, printed %q, recomputed %v", kind, f.MRZ, got, edited, recomputed)
+				}
+				if s.Truth.AttackDetail["mrz_recomputed"] != (kind == AttackEditedMRZ) {
+					t.Errorf("mrz_recomputed %v", s.Truth.AttackDetail["mrz_recomputed"])
+				}
+			}
+			if checked == 0 {
+				t.Fatal("no MRZ-backed field was edited")
+			}
+		})
+	}
+}
+
+// TestPhotoSwapMethods: swaps are made both ways, graded from subtle to
+// obvious, and a digital one is saved upright at the editor's quality.
+func TestPhotoSwapMethods(t *testing.T) {
+	defs := docdefs.Default().All()
+	gen := newTestGenerator(t, Options{Definitions: defs, Seed: 9, Difficulty: Easy, Attacks: true, AttackKindsUsed: []string{AttackPhotoSwap}})
+	methods, grades := map[string]int{}, map[string]int{}
+	for i := 0; i < 4*len(defs); i++ {
+		if gen.AttackFor(i) != AttackPhotoSwap {
+			continue
+		}
+		s, err := gen.Sample(context.Background(), i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _ := s.Truth.AttackDetail["method"].(string)
+		methods[m]++
+		grades[s.Truth.AttackDetail["grade"].(string)]++
+		if m == SwapDigital && (s.Truth.Capture.Front.EXIFOrientation != 1 || s.Truth.AttackDetail["camera_jpeg_quality"] == nil) {
+			t.Errorf("digital swap %d: orientation %d, detail %v", i, s.Truth.Capture.Front.EXIFOrientation, s.Truth.AttackDetail)
+		}
+		if s.Truth.AttackDetail["ghost_image_shows"] != "original_person" {
+			t.Errorf("swap %d: ghost shows %v", i, s.Truth.AttackDetail["ghost_image_shows"])
+		}
+	}
+	if methods[SwapPaste] == 0 || methods[SwapDigital] == 0 {
+		t.Errorf("methods %v: want both", methods)
+	}
+	if grades[GradeSubtle] == 0 || grades[GradeObvious] == 0 {
+		t.Errorf("grades %v: want subtle and obvious", grades)
 	}
 }

@@ -1,0 +1,213 @@
+package docauth
+
+import (
+	"image"
+	"math"
+	"sort"
+)
+
+// faceChroma is how colourful the face in the portrait is against the
+// rest of the portrait: the mean distance, in the opponent channels (R-G,
+// (R+G)/2-B), of the face's pixels from the median colour of the portrait
+// around it (backdrop, hair, clothes), over the face's mean luminance. A
+// greyscale portrait has one tone throughout, whatever the light's cast;
+// skin printed in colour stands apart from any backdrop. portrait is the
+// photo zone, face the detector's box (both in card px).
+func faceChroma(card *image.NRGBA, portrait, face image.Rectangle) float64 {
+	b := card.Bounds()
+	portrait = portrait.Intersect(b)
+	// the cheeks, nose and mouth: the middle of the detector's box
+	fr := image.Rect(face.Min.X+face.Dx()/5, face.Min.Y+face.Dy()/4, face.Max.X-face.Dx()/5, face.Max.Y-face.Dy()/10).Intersect(b)
+	if fr.Dx() < 4 || fr.Dy() < 4 {
+		return 0
+	}
+	opp := func(x, y int) (float64, float64, float64) {
+		q := card.Pix[card.PixOffset(x, y):]
+		r, g, bl := float64(q[0]), float64(q[1]), float64(q[2])
+		return r - g, (r+g)/2 - bl, 0.299*r + 0.587*g + 0.114*bl
+	}
+	// the surround's tone, per unit of luminance (a cast scales with it)
+	var rgs, ybs []float64
+	for y := portrait.Min.Y; y < portrait.Max.Y; y += 2 {
+		for x := portrait.Min.X; x < portrait.Max.X; x += 2 {
+			if image.Pt(x, y).In(face) {
+				continue
+			}
+			rg, yb, l := opp(x, y)
+			if l < 24 {
+				continue
+			}
+			rgs = append(rgs, rg/l)
+			ybs = append(ybs, yb/l)
+		}
+	}
+	if len(rgs) < 16 {
+		return 0
+	}
+	sort.Float64s(rgs)
+	sort.Float64s(ybs)
+	nrg, nyb := rgs[len(rgs)/2], ybs[len(ybs)/2]
+	var sc, n float64
+	for y := fr.Min.Y; y < fr.Max.Y; y++ {
+		for x := fr.Min.X; x < fr.Max.X; x++ {
+			rg, yb, l := opp(x, y)
+			l = math.Max(l, 24)
+			sc += math.Hypot(rg/l-nrg, yb/l-nyb)
+			n++
+		}
+	}
+	return sc / n
+}
+
+// straightEdge is the strongest straight step in luminance found along
+// one side of the portrait zone.
+type straightEdge struct {
+	// Rot is the edge's turn against the card's axes, in degrees, as the
+	// turn of a rectangle whose side it is (clockwise positive, in image
+	// coordinates): the four sides of a pasted photo turned by a degree
+	// all read 1.
+	Rot float64
+	// Step is the mean step across it, grey levels per px, and Support
+	// the share of its length where the step has that sign and at least
+	// half that size: a photo's cut edge steps all along, a curve
+	// (shoulders, a hairline) crossing the line only in places.
+	Step, Support float64
+	// Contrast is Step over the band's median step.
+	Contrast float64
+}
+
+// Edge search: lines within edgeMaxTurn degrees of the card's axes, in
+// steps of edgeTurnStep, in a band of a tenth of the zone's size either
+// side of each of its sides, over the side's middle seven tenths.
+const (
+	edgeMaxTurn  = 3.0
+	edgeTurnStep = 0.05
+)
+
+// sideEdges looks for the straight edge of the printed (or pasted)
+// portrait along each side of the zone r (card px) of the luminance l.
+// Order: left, top, right, bottom.
+func sideEdges(l *plane, r image.Rectangle) [4]straightEdge {
+	var out [4]straightEdge
+	bw, bh := max(r.Dx()/10, 4), max(r.Dy()/10, 4)
+	for side := 0; side < 4; side++ {
+		vertical := side%2 == 0
+		var pos, from, to, band int
+		switch side {
+		case 0:
+			pos = r.Min.X
+		case 1:
+			pos = r.Min.Y
+		case 2:
+			pos = r.Max.X
+		case 3:
+			pos = r.Max.Y
+		}
+		if vertical {
+			from, to, band = r.Min.Y+r.Dy()*15/100, r.Max.Y-r.Dy()*15/100, bw
+		} else {
+			from, to, band = r.Min.X+r.Dx()*15/100, r.Max.X-r.Dx()*15/100, bh
+		}
+		e := lineSearch(l, vertical, pos, band, from, to)
+		if vertical {
+			e.Rot = -e.Rot
+		}
+		out[side] = e
+	}
+	return out
+}
+
+// lineSearch finds the straight line of strongest, best supported step in
+// l across it near pos: vertical lines x = pos+d+(t-mid)*tan(a) for t in
+// [from, to), or horizontal ones likewise. Rot is a (degrees).
+func lineSearch(l *plane, vertical bool, pos, band, from, to int) straightEdge {
+	// the step across the line at (u along the normal, t along the line)
+	step := func(u, t int) float32 {
+		if vertical {
+			if u < 1 || u >= l.w-1 || t < 0 || t >= l.h {
+				return 0
+			}
+			i := t*l.w + u
+			return (l.p[i+1] - l.p[i-1]) / 2
+		}
+		if u < 1 || u >= l.h-1 || t < 0 || t >= l.w {
+			return 0
+		}
+		i := u*l.w + t
+		return (l.p[i+l.w] - l.p[i-l.w]) / 2
+	}
+	n := to - from
+	if n < 8 {
+		return straightEdge{}
+	}
+	// the steps of the band, once
+	wdt := 2*band + 3
+	g := make([]float32, wdt*n)
+	var mags []float64
+	for t := from; t < to; t++ {
+		for k := 0; k < wdt; k++ {
+			v := step(pos-band-1+k, t)
+			g[(t-from)*wdt+k] = v
+			if t%2 == 0 {
+				mags = append(mags, math.Abs(float64(v)))
+			}
+		}
+	}
+	sort.Float64s(mags)
+	typical := math.Max(mags[len(mags)/2], 0.5)
+	mid := float64(n) / 2
+	best := straightEdge{}
+	bestScore := 0.0
+	line := make([]float32, n)
+	try := func(a float64) {
+		ta := math.Tan(a * math.Pi / 180)
+		for d := -band; d <= band; d++ {
+			var s float64
+			ok := true
+			for t := 0; t < n; t++ {
+				u := float64(d+band+1) + (float64(t)-mid)*ta
+				u0 := int(math.Floor(u))
+				if u0 < 0 || u0+1 >= wdt {
+					ok = false
+					break
+				}
+				f := float32(u - float64(u0))
+				v := g[t*wdt+u0]*(1-f) + g[t*wdt+u0+1]*f
+				line[t] = v
+				s += float64(v)
+			}
+			if !ok {
+				continue
+			}
+			mean := s / float64(n)
+			if math.Abs(mean) <= bestScore {
+				continue
+			}
+			half := float32(mean / 2)
+			var sup int
+			for _, v := range line {
+				if (half > 0 && v >= half) || (half < 0 && v <= half) {
+					sup++
+				}
+			}
+			support := float64(sup) / float64(n)
+			if sc := math.Abs(mean) * support; sc > bestScore {
+				bestScore = sc
+				best = straightEdge{Rot: math.Round(a*100) / 100, Step: math.Abs(mean), Support: support}
+			}
+		}
+	}
+	// coarse turns first, then the neighbourhood of the best one finely
+	coarse := 4 * edgeTurnStep
+	for a := -edgeMaxTurn; a <= edgeMaxTurn+1e-9; a += coarse {
+		try(a)
+	}
+	centre := best.Rot
+	for a := centre - coarse + edgeTurnStep; a < centre+coarse-1e-9; a += edgeTurnStep {
+		if math.Abs(a) <= edgeMaxTurn+1e-9 && math.Abs(a-centre) > 1e-9 {
+			try(a)
+		}
+	}
+	best.Contrast = best.Step / typical
+	return best
+}

@@ -1,0 +1,144 @@
+package docauth
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/disintegration/imaging"
+
+	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/testkit/fixtures"
+	"github.com/tambua/tambua/vision"
+)
+
+// Values of the ICAO specimen passport (Utopia), boxes found by eye on the
+// 1334 x 880 scan.
+var utopiaValues = map[string]image.Rectangle{
+	"surname":     image.Rect(476, 236, 626, 264),
+	"given_names": image.Rect(480, 300, 658, 328),
+	"nationality": image.Rect(478, 363, 606, 390),
+}
+
+func utopia(t *testing.T) *image.NRGBA {
+	t.Helper()
+	b, err := os.ReadFile(fixtures.Path(t, "ids", "passeye_passport-td3.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := vision.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return imaging.Clone(img)
+}
+
+// reprint turns the print in r by deg degrees about its middle, on the
+// paper's white, as a forger who reprints a value slightly askew.
+func reprint(img *image.NRGBA, r image.Rectangle, deg float64) *image.NRGBA {
+	out := imaging.Clone(img)
+	word := imaging.Crop(img, r)
+	turned := imaging.Rotate(word, -deg, color.White)
+	tb := turned.Bounds()
+	ox := r.Min.X - (tb.Dx()-r.Dx())/2
+	oy := r.Min.Y - (tb.Dy()-r.Dy())/2
+	for y := 0; y < tb.Dy(); y++ {
+		for x := 0; x < tb.Dx(); x++ {
+			out.Set(ox+x, oy+y, turned.At(x, y))
+		}
+	}
+	return out
+}
+
+// The issuer's values stand square; one reprinted a degree off its line
+// measures that degree and is the one the layer names.
+func TestValueTiltOnSpecimen(t *testing.T) {
+	img := utopia(t)
+	l := lumaOf(img)
+	for name, box := range utopiaValues {
+		vp, ok := measureValue(l, box)
+		if !ok || vp.Glyphs < 6 {
+			t.Fatalf("%s: measured %v, %d glyphs", name, ok, vp.Glyphs)
+		}
+		if math.Abs(vp.Tilt) > 0.2 {
+			t.Errorf("%s: tilt %.2f degrees on the genuine print", name, vp.Tilt)
+		}
+	}
+	for _, deg := range []float64{1.0, -0.7} {
+		edited := reprint(img, utopiaValues["surname"], deg)
+		vp, ok := measureValue(lumaOf(edited), utopiaValues["surname"].Inset(-4))
+		if !ok || math.Abs(vp.Tilt-deg) > 0.25 {
+			t.Errorf("reprinted at %.1f: tilt %.2f (measured %v)", deg, vp.Tilt, ok)
+		}
+	}
+
+	// through the layer, with the reader's account of where it found them
+	edited := reprint(img, utopiaValues["surname"], 1.0)
+	b := edited.Bounds()
+	frac := func(r image.Rectangle) [4]float64 {
+		W, H := float64(b.Dx()), float64(b.Dy())
+		return [4]float64{float64(r.Min.X) / W, float64(r.Min.Y) / H, float64(r.Dx()) / W, float64(r.Dy()) / H}
+	}
+	rd := &idv.OCRReadings{Fields: map[string]idv.FieldReading{}}
+	for name, box := range utopiaValues {
+		rd.Fields[name] = idv.FieldReading{Side: "front", How: "label", Conf: 90, Box: frac(box.Inset(-4))}
+	}
+	// a fourth value: the date of birth line
+	rd.Fields["date_of_birth"] = idv.FieldReading{Side: "front", How: "label", Conf: 90, Box: frac(image.Rect(478, 425, 640, 452))}
+	for _, tc := range []struct {
+		name string
+		img  *image.NRGBA
+		want int
+	}{{"genuine", img, 0}, {"surname reprinted", edited, 1}} {
+		in := &inputs{front: tc.img, readings: rd}
+		lr := valuePrintLayer(in)
+		if lr.skipped != "" {
+			t.Fatalf("%s: skipped: %s", tc.name, lr.skipped)
+		}
+		if len(lr.findings) != tc.want {
+			t.Errorf("%s: findings %+v, want %d", tc.name, lr.findings, tc.want)
+		}
+	}
+}
+
+// Without the reader's account, or with too few values, the layer says it
+// could not examine the print.
+func TestValuePrintSkips(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 200, 100))
+	if lr := valuePrintLayer(&inputs{front: img}); lr.skipped == "" {
+		t.Error("no readings: not skipped")
+	}
+	rd := &idv.OCRReadings{Fields: map[string]idv.FieldReading{"surname": {Side: "front", How: "label", Box: [4]float64{0.1, 0.1, 0.5, 0.2}}}}
+	if lr := valuePrintLayer(&inputs{front: img, readings: rd}); lr.skipped == "" {
+		t.Error("one value: not skipped")
+	}
+}
+
+// A side turned by a residual perspective: its values' tilts change
+// across it; each value is judged against what the others predict at its
+// place, so none stands out but the one printed askew of the field.
+func TestDeviationsAgainstTheCardsTilt(t *testing.T) {
+	field := func(x, y float64) float64 { return 0.4 + 1.8*x - 1.2*y }
+	var ps []printed
+	for i, p := range [][2]float64{{0.4, 0.2}, {0.7, 0.2}, {0.4, 0.4}, {0.7, 0.4}, {0.4, 0.6}, {0.7, 0.6}, {0.4, 0.8}} {
+		tilt := field(p[0], p[1])
+		if i == 4 {
+			tilt += 0.9 // reprinted askew
+		}
+		ps = append(ps, printed{field: string(rune('a' + i)), x: p[0], y: p[1], vp: valuePrint{Tilt: tilt, Glyphs: 9}})
+	}
+	deviations(ps)
+	for i, p := range ps {
+		if odd := oddPrint(p) != ""; odd != (i == 4) {
+			t.Errorf("value %d: deviation %.3f, odd %v", i, p.tilt, odd)
+		}
+	}
+	if a, b, c, ok := planeFit([]float64{0, 1, 0}, []float64{0, 0, 1}, []float64{1, 3, 0}, []float64{1, 1, 1}); !ok || math.Abs(a-1) > 1e-9 || math.Abs(b-2) > 1e-9 || math.Abs(c+1) > 1e-9 {
+		t.Errorf("plane through three points: %v %v %v %v", a, b, c, ok)
+	}
+	if _, _, _, ok := planeFit([]float64{0, 1, 2}, []float64{0, 1, 2}, []float64{1, 2, 3}, []float64{1, 1, 1}); ok {
+		t.Error("points on a line gave a plane")
+	}
+}
