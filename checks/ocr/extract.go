@@ -216,6 +216,9 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 				return nil, err
 			}
 		}
+		if ly.known() {
+			datesByOrder(d, side, ly, rs)
+		}
 		if d.Generic() {
 			genericChecks(d, ly, rs)
 			if err := k.genericOrder(ctx, d, card, ly, rs); err != nil {

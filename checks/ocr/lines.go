@@ -225,8 +225,10 @@ func textLines(g *image.Gray) []textLine {
 		if l.n == 1 {
 			bw, bh := l.r.Dx(), l.r.Dy()
 			// A lone glyph (the M of a sex field) or a word whose
-			// letters touch; a speck of artwork is neither.
-			if bh < 10 || bw > 8*bh {
+			// letters touch; a speck of artwork is neither, nor is a
+			// lone mark of caption size (a value is printed larger, and
+			// a caption of one blob is a word, wider than tall).
+			if bh < 10 || bw > 8*bh || bh < 14 && 2*bw < 3*bh {
 				continue
 			}
 		}

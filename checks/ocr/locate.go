@@ -19,6 +19,17 @@ type labelHit struct {
 	box   image.Rectangle
 	key   string
 	dist  int
+	// loose: found by looseCaptions, a garbled caption taken for the
+	// field's by where it stands; its values say how "loose".
+	loose bool
+}
+
+// how is what a value found from h is said to be found by.
+func (h labelHit) how() string {
+	if h.loose {
+		return "loose"
+	}
+	return "label"
 }
 
 // layout is what the page says about a side's fields: where each field's
@@ -609,7 +620,7 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 					break
 				}
 				c := ly.makeCandidate(f, seg, float64(max(0, words[i].box.Min.X-h.box.Max.X))/hl)
-				c.label, c.how = h.box, "label"
+				c.label, c.how = h.box, h.how()
 				out = append(out, c)
 				break
 			}
@@ -656,7 +667,7 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 					}
 					continue
 				}
-				seg := ly.segment(i)
+				seg := ly.columnCut(ly.segment(i), h)
 				if prose(ly.textOf(seg)) {
 					for _, s := range seg {
 						done[s] = true
@@ -668,7 +679,7 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 					seg = append(seg, ly.lineBelow(seg)...)
 				}
 				c := ly.makeCandidate(f, seg, math.Max(0, float64(w.box.Min.Y-h.box.Max.Y))/hl)
-				c.label, c.how = h.box, "label"
+				c.label, c.how = h.box, h.how()
 				out = append(out, c)
 				break
 			}
@@ -812,13 +823,13 @@ func (ly *layout) blindCandidates(f idv.FieldDef, h labelHit) []candidate {
 	if f.Value != idv.ValueRight {
 		r := clip(image.Rect(h.box.Min.X-hl/2, h.box.Max.Y, h.box.Min.X+width, h.box.Max.Y+3*hl))
 		if r.Dx() >= hl && r.Dy() >= hl {
-			out = append(out, candidate{box: r, score: 1, label: h.box, how: "label"})
+			out = append(out, candidate{box: r, score: 1, label: h.box, how: h.how()})
 		}
 	}
 	if f.Value != idv.ValueBelow {
 		r := clip(image.Rect(h.box.Max.X, h.box.Min.Y-hl/2, h.box.Max.X+width, h.box.Max.Y+hl/2))
 		if r.Dx() >= hl && r.Dy() >= hl {
-			out = append(out, candidate{box: r, score: 1.5, label: h.box, how: "label"})
+			out = append(out, candidate{box: r, score: 1.5, label: h.box, how: h.how()})
 		}
 	}
 	return out
@@ -1162,7 +1173,7 @@ func (ly *layout) looseCaptions(d *idv.DocumentDefinition, side string, keys []s
 		if !free {
 			continue
 		}
-		h := labelHit{field: c.field, words: c.words, key: "", dist: 99}
+		h := labelHit{field: c.field, words: c.words, key: "", dist: 99, loose: true}
 		for _, w := range c.words {
 			ly.claimed[w] = c.field
 			h.box = h.box.Union(pg.words[w].box)
@@ -1208,4 +1219,33 @@ func (ly *layout) aboveValue(idx []int, box image.Rectangle) bool {
 		}
 	}
 	return false
+}
+
+// columnCut ends a run of words found under caption h where the next
+// column begins: at the first word that starts under or past the start
+// of another field's caption printed on h's line to its right (KENJI
+// MICHAEL, then UTO under Nationality in a two-column layout, read as one
+// line). The run's words left of i, where it began, stay.
+func (ly *layout) columnCut(seg []int, h labelHit) []int {
+	edge := math.MaxInt
+	for f, hs := range ly.hits {
+		if f == h.field {
+			continue
+		}
+		for _, o := range hs {
+			if sameLine(h.box, o.box) && o.box.Min.X > h.box.Max.X {
+				edge = min(edge, ly.captionStart(o))
+			}
+		}
+	}
+	if edge == math.MaxInt {
+		return seg
+	}
+	slack := h.box.Dy() / 2
+	for k, w := range seg {
+		if k > 0 && ly.pg.words[w].box.Min.X >= edge-slack {
+			return seg[:k]
+		}
+	}
+	return seg
 }

@@ -280,6 +280,14 @@ func normDate(raw, format string) string {
 		if len(digits) != 8 {
 			return ""
 		}
+		if !calendarDate(digits) {
+			// No such day: one digit misread as its look-alike (a soft 0
+			// read 6: 19.63.2024, 09/06/2625) is put back when exactly
+			// one look-alike makes a real date.
+			if fixed, ok := oneDigitRepair(digits); ok {
+				digits = fixed
+			}
+		}
 		fmt.Sscanf(string(digits[0:2]), "%d", &d)
 		fmt.Sscanf(string(digits[2:4]), "%d", &m)
 		fmt.Sscanf(string(digits[4:8]), "%d", &y)
@@ -423,4 +431,38 @@ func normSex(raw string) string {
 		return ""
 	}
 	return letters[:1]
+}
+
+// lookAlikes are the digits tesseract reads for each other on soft print.
+var lookAlikes = map[byte]string{'0': "68", '6': "05", '8': "036", '3': "8", '5': "6", '1': "7", '7': "1"}
+
+// calendarDate: DDMMYYYY digits name a real day between 1900 and 2100.
+func calendarDate(dg []byte) bool {
+	var d, m, y int
+	fmt.Sscanf(string(dg[0:2]), "%d", &d)
+	fmt.Sscanf(string(dg[2:4]), "%d", &m)
+	fmt.Sscanf(string(dg[4:8]), "%d", &y)
+	if y < 1900 || y > 2100 {
+		return false
+	}
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	return t.Day() == d && int(t.Month()) == m
+}
+
+// oneDigitRepair is the one real date that changing a single digit of dg
+// to a look-alike gives, when there is exactly one.
+func oneDigitRepair(dg []byte) ([]byte, bool) {
+	var found []byte
+	n := 0
+	for i, c := range dg {
+		for _, alt := range []byte(lookAlikes[c]) {
+			try := append([]byte(nil), dg...)
+			try[i] = alt
+			if calendarDate(try) {
+				found = try
+				n++
+			}
+		}
+	}
+	return found, n == 1
 }

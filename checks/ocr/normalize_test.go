@@ -101,3 +101,20 @@ func FuzzNormalize(f *testing.F) {
 		}
 	})
 }
+
+func TestDateDigitRepair(t *testing.T) {
+	f := idv.FieldDef{Name: "date_of_issue", Type: idv.FieldDate, Format: "DD/MM/YYYY", Pattern: `^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$`}
+	cases := []struct{ raw, want string }{
+		{"19.63.2024", "19.03.2024"}, // a soft 0 read 6 in the month
+		{"09/06/2625", "09.06.2025"}, // and in the year
+		{"25/61/1951", "25.01.1951"},
+		{"31/02/2020", ""}, // no single look-alike makes it a day
+		{"12/05/2020", "12.05.2020"},
+	}
+	for _, tc := range cases {
+		got, ok := Normalize(f, tc.raw)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("Normalize(%q) = %q, %v, want %q", tc.raw, got, ok, tc.want)
+		}
+	}
+}

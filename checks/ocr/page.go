@@ -192,8 +192,12 @@ func (pg *page) export() []Word {
 // Located is where a field was found on its side.
 type Located struct {
 	Side string `json:"side"`
-	// How: "label" (next to a caption), "region" (words in the zone, no
-	// caption found), "zone" (the zone read as a crop) or "" (not found).
+	// How: "label" (next to a caption), "loose" (next to print taken for
+	// the caption by where it stands: looseCaptions), "order" (at its
+	// place in the ICAO order, generic definitions), "chronology" (a date
+	// given out by the order of the side's dates), "region" (words in the
+	// zone, no caption found), "zone" (the zone read as a crop) or ""
+	// (not found).
 	How   string `json:"how"`
 	Label *Box   `json:"label,omitempty"`
 	Value *Box   `json:"value,omitempty"`
