@@ -2,6 +2,7 @@ package ocr
 
 import (
 	"image"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -44,6 +45,29 @@ func TestSlidingMax(t *testing.T) {
 	for i := range want {
 		if dst[i] != want[i] {
 			t.Fatalf("slidingMax = %v, want %v", dst, want)
+		}
+	}
+}
+
+// slidingMax against the window's maximum taken one pixel at a time.
+func TestSlidingMaxBrute(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 200; trial++ {
+		n, r := 1+rng.IntN(60), rng.IntN(12)
+		src := make([]uint8, n)
+		for i := range src {
+			src[i] = uint8(rng.IntN(256))
+		}
+		dst := make([]uint8, n)
+		slidingMax(src, dst, r)
+		for i := range src {
+			want := uint8(0)
+			for j := max(0, i-r); j <= min(n-1, i+r); j++ {
+				want = max(want, src[j])
+			}
+			if dst[i] != want {
+				t.Fatalf("n %d r %d i %d: got %d want %d", n, r, i, dst[i], want)
+			}
 		}
 	}
 }
