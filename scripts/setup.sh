@@ -18,6 +18,9 @@ cd "$(dirname "$0")/.."
 # synth nor its held-out family draws, so a reader measured on it meets
 # letter shapes it was not developed on (Roboto in the dev style, Open
 # Sans and Cantarell in the held-out eval style).
+# fonts-lato and fonts-liberation (for Liberation Sans Narrow, which
+# fonts-liberation2 lacks): the type of the HTML corpus's second tuning
+# style, dev2, families no other style or synth uses.
 # postgresql: the tests of server/postgres start a throwaway cluster with
 # its initdb and pg_ctl (internal/pgtest); the package also creates the
 # unprivileged postgres user those run as when the tests run as root.
@@ -33,6 +36,7 @@ packages=(
   poppler-utils
   fonts-dejavu-extra fonts-freefont-ttf fonts-crosextra-carlito
   fonts-roboto-unhinted fonts-open-sans fonts-cantarell
+  fonts-lato fonts-liberation
   postgresql nginx-light
   chromium nodejs
 )

@@ -30,7 +30,7 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	cores := fs.Int("cores", 1, "CPU cores to use (GOMAXPROCS and tesseract workers)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	source := fs.String("source", ocrbench.Synth, "captures: synth (internal/testkit/synth, realistic), cardtest (plain renders) or html (internal/testkit/htmlcards, an independent renderer)")
-	style := fs.String("style", "dev", "with -source html: the template style, dev or eval (eval is held out: measure, never tune on it)")
+	style := fs.String("style", "dev", "with -source html: the template style, dev or dev2 (tuning) or eval (held out: measure, never tune on it)")
 	specimens := fs.String("specimens", "", "instead, read every image in this folder and print what is found")
 	config := fs.String("config", "", "definition for -specimens (default: the generic ones, the check picks per image)")
 	verbose := fs.Bool("v", false, "print every field read wrongly and every card not found")

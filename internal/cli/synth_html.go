@@ -29,7 +29,7 @@ func runSynthHTML(ctx context.Context, env *Env, args []string) error {
 	out := fs.String("out", "", "write one folder per sample here (front.jpg, back.jpg, truth.json)")
 	gallery := fs.String("gallery", "", "write a PNG tiling the flat documents here")
 	photos := fs.Bool("photos", false, "with --gallery: tile the photos instead of the flat documents")
-	style := fs.String("style", "dev", "template style: dev, or eval (held out: measure, never tune on it)")
+	style := fs.String("style", "dev", "template style: dev or dev2 (tuning), or eval (held out: measure, never tune on it)")
 	count := fs.Int("count", 13, "number of samples (13 covers every definition once)")
 	seed := fs.Uint64("seed", 1, "seed")
 	config := fs.String("config", "", "render only this document definition (default: cycle through all)")

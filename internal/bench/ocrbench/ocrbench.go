@@ -39,8 +39,9 @@ const (
 	// renders of one layout, kept as a second, easier reference.
 	Cardtest = "cardtest"
 	// HTML is internal/testkit/htmlcards: documents drawn as HTML/CSS by
-	// headless Chromium from templates of their own (style dev or the
-	// held-out eval), photographed by a capture simulation of their own.
+	// headless Chromium from templates of their own (the tuning styles dev
+	// and dev2, or the held-out eval), photographed by a capture simulation
+	// of their own.
 	HTML = "html"
 )
 

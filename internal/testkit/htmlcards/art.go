@@ -29,6 +29,8 @@ func background(r *rand.Rand, s Style, d *idv.DocumentDefinition, side string) s
 	}
 	a, b := cs[0], cs[1]
 	switch s {
+	case Dev2:
+		return dev2Background(r, a, b)
 	case Dev:
 		ang := between(r, 95, 140)
 		return fmt.Sprintf("linear-gradient(%.0fdeg, %s 0%%, #fbfbf7 45%%, %s 100%%)", ang, a, b)
@@ -57,9 +59,12 @@ func darker(hex string, f float64) string {
 }
 
 // overlay is the SVG line art over the tint: for dev, bands of waves
-// across the card and a faint shield; for eval, hypotrochoid rosettes,
+// across the card and a faint shield (dev2's is in art_dev2.go); for eval, hypotrochoid rosettes,
 // concentric wavy rings and a ring of text round an emblem.
 func overlay(r *rand.Rand, s Style, d *idv.DocumentDefinition, side string, wmm, hmm float64) string {
+	if s == Dev2 {
+		return dev2Overlay(r, d, side, wmm, hmm)
+	}
 	W, H := wmm*pxPerMM, hmm*pxPerMM
 	cs := d.Colours[side]
 	line := "#8aa39b"

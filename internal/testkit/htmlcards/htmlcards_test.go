@@ -45,81 +45,105 @@ func fieldSide(f idv.FieldDef) string {
 	return f.Zone.Side
 }
 
-// TestEveryDefinitionBothStyles renders one document of every definition
+// TestEveryDefinitionEveryStyle renders one document of every definition
 // in each style and checks what a reader is scored against: every value
 // fits its field's pattern and normalises to the truth, the MRZ's check
 // digits pass and it agrees with the printed fields, every field is
 // printed on its side with a caption the definition gives, nothing
-// overlaps (the page reports it: Sample fails), and the two styles place
-// their fields differently.
-func TestEveryDefinitionBothStyles(t *testing.T) {
+// overlaps (the page reports it: Sample fails), and the styles place
+// their fields differently: eval and dev2 each apart from dev. Each
+// style is a subtest (-run 'TestEveryDefinitionEveryStyle/dev2$' renders
+// only dev2); the comparisons run when both of their styles did.
+func TestEveryDefinitionEveryStyle(t *testing.T) {
 	defs := docdefs.Default().All()
-	ctx := context.Background()
 	placed := map[Style]map[string]map[string]FieldLayout{}
 	for _, st := range Styles {
-		g := generator(t, st, true)
-		placed[st] = map[string]map[string]FieldLayout{}
-		for i, d := range defs {
-			smp, err := g.Sample(ctx, i)
-			require.NoError(t, err, "%s %s", st, d.Config)
-			tr := smp.Truth
-			placed[st][d.Config] = tr.Layout
-			require.Equal(t, len(d.Sides), len(tr.Sides), d.Config)
+		t.Run(string(st), func(t *testing.T) {
+			placed[st] = renderEveryDefinition(t, st, defs)
+		})
+	}
+	for _, pair := range [][2]Style{{Dev, Eval}, {Dev, Dev2}} {
+		a, b := placed[pair[0]], placed[pair[1]]
+		if a == nil || b == nil {
+			continue
+		}
+		for _, d := range defs {
+			apart, n := meanApart(a[d.Config], b[d.Config])
+			require.Positive(t, n, d.Config)
+			assert.Greater(t, apart, 0.05, "%s: %s and %s place the fields alike", d.Config, pair[0], pair[1])
+		}
+	}
+}
+
+// renderEveryDefinition renders one flat document of every definition in
+// style st, checks it, and returns where each definition's fields went.
+func renderEveryDefinition(t *testing.T, st Style, defs []*idv.DocumentDefinition) map[string]map[string]FieldLayout {
+	ctx := context.Background()
+	g := generator(t, st, true)
+	placed := map[string]map[string]FieldLayout{}
+	for i, d := range defs {
+		smp, err := g.Sample(ctx, i)
+		require.NoError(t, err, "%s %s", st, d.Config)
+		tr := smp.Truth
+		placed[d.Config] = tr.Layout
+		require.Equal(t, len(d.Sides), len(tr.Sides), d.Config)
+		for _, f := range d.Fields {
+			re := regexp.MustCompile(f.Pattern)
+			v := tr.Printed[f.Name]
+			assert.Truef(t, re.MatchString(tr.Combined[f.Name]) || !contains(d.FieldSchema, f.Name),
+				"%s %s.%s: %q does not match %s", st, d.Config, f.Name, tr.Combined[f.Name], f.Pattern)
+			if f.Fixed != "" {
+				continue
+			}
+			norm, ok := ocr.Normalize(f, v)
+			assert.Truef(t, ok, "%s %s.%s: printed %q does not normalise", st, d.Config, f.Name, v)
+			assert.Equalf(t, tr.Combined[f.Name], norm, "%s %s.%s: printed %q", st, d.Config, f.Name, v)
+			lay, ok := tr.Layout[f.Name]
+			if assert.Truef(t, ok, "%s %s.%s is not printed", st, d.Config, f.Name) {
+				assert.Equal(t, fieldSide(f), lay.Side, "%s %s.%s side", st, d.Config, f.Name)
+				assert.Positive(t, lay.ValueBox[2], "%s %s.%s value box", st, d.Config, f.Name)
+				assert.Truef(t, captionFromDefinition(f, lay.Label),
+					"%s %s.%s: caption %q is not a spelling the definition gives", st, d.Config, f.Name, lay.Label)
+			}
+		}
+		if d.MRZ != nil {
+			m, err := mrz.Parse(tr.MRZLines, mrz.Options{Now: ReferenceDate})
+			require.NoError(t, err, d.Config)
+			assert.True(t, m.AllChecksPass, "%s %s: MRZ check digits %v", st, d.Config, tr.MRZLines)
 			for _, f := range d.Fields {
-				re := regexp.MustCompile(f.Pattern)
-				v := tr.Printed[f.Name]
-				assert.Truef(t, re.MatchString(tr.Combined[f.Name]) || !contains(d.FieldSchema, f.Name),
-					"%s %s.%s: %q does not match %s", st, d.Config, f.Name, tr.Combined[f.Name], f.Pattern)
-				if f.Fixed != "" {
-					continue
-				}
-				norm, ok := ocr.Normalize(f, v)
-				assert.Truef(t, ok, "%s %s.%s: printed %q does not normalise", st, d.Config, f.Name, v)
-				assert.Equalf(t, tr.Combined[f.Name], norm, "%s %s.%s: printed %q", st, d.Config, f.Name, v)
-				lay, ok := tr.Layout[f.Name]
-				if assert.Truef(t, ok, "%s %s.%s is not printed", st, d.Config, f.Name) {
-					assert.Equal(t, fieldSide(f), lay.Side, "%s %s.%s side", st, d.Config, f.Name)
-					assert.Positive(t, lay.ValueBox[2], "%s %s.%s value box", st, d.Config, f.Name)
-					assert.Truef(t, captionFromDefinition(f, lay.Label),
-						"%s %s.%s: caption %q is not a spelling the definition gives", st, d.Config, f.Name, lay.Label)
-				}
-			}
-			if d.MRZ != nil {
-				m, err := mrz.Parse(tr.MRZLines, mrz.Options{Now: ReferenceDate})
-				require.NoError(t, err, d.Config)
-				assert.True(t, m.AllChecksPass, "%s %s: MRZ check digits %v", st, d.Config, tr.MRZLines)
-				for _, f := range d.Fields {
-					want := tr.Combined[f.Name]
-					switch f.MRZ {
-					case "document_number":
-						assert.Equal(t, want, m.DocumentNumber, d.Config)
-					case "date_of_birth":
-						assert.Equal(t, want, isoToDots(m.DateOfBirth), d.Config)
-					case "date_of_expiry":
-						assert.Equal(t, want, isoToDots(m.DateOfExpiry), d.Config)
-					case "sex":
-						assert.Equal(t, want, m.Sex, d.Config)
-					case "optional_data":
-						assert.Equal(t, want, m.OptionalData, d.Config)
-					}
+				want := tr.Combined[f.Name]
+				switch f.MRZ {
+				case "document_number":
+					assert.Equal(t, want, m.DocumentNumber, d.Config)
+				case "date_of_birth":
+					assert.Equal(t, want, isoToDots(m.DateOfBirth), d.Config)
+				case "date_of_expiry":
+					assert.Equal(t, want, isoToDots(m.DateOfExpiry), d.Config)
+				case "sex":
+					assert.Equal(t, want, m.Sex, d.Config)
+				case "optional_data":
+					assert.Equal(t, want, m.OptionalData, d.Config)
 				}
 			}
 		}
 	}
-	// the styles differ: on every definition, the value boxes of the
-	// fields move on average by more than 5 % of the side
-	for _, d := range defs {
-		dev, eval := placed[Dev][d.Config], placed[Eval][d.Config]
-		sum, n := 0.0, 0
-		for name, a := range dev {
-			if b, ok := eval[name]; ok {
-				sum += math.Hypot(a.ValueBox[0]-b.ValueBox[0], a.ValueBox[1]-b.ValueBox[1])
-				n++
-			}
+	return placed
+}
+
+// meanApart is how far, on average, the value boxes of the fields two
+// renderings share lie apart (in shares of the side), and how many.
+func meanApart(a, b map[string]FieldLayout) (float64, int) {
+	sum, n := 0.0, 0
+	for name, x := range a {
+		if y, ok := b[name]; ok {
+			sum += math.Hypot(x.ValueBox[0]-y.ValueBox[0], x.ValueBox[1]-y.ValueBox[1])
+			n++
 		}
-		require.Positive(t, n, d.Config)
-		assert.Greater(t, sum/float64(n), 0.05, "%s: dev and eval place the fields alike", d.Config)
 	}
+	if n == 0 {
+		return 0, 0
+	}
+	return sum / float64(n), n
 }
 
 func contains(xs []string, s string) bool {

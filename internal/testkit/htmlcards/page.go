@@ -23,7 +23,8 @@ type blk struct {
 	// with "x:" for a value the definition does not name (extra).
 	rows [][]string
 	mode string // fields: below (caption over value), right (caption then value on one line), table
-	// text: the lines, and a class for each (title, country, small...)
+	// text: the lines, and a class for each (title, country, small...);
+	// a table: a class of its own ("two": two pairs a row)
 	lines []string
 	cls   string
 	align string // left, center, right
@@ -224,7 +225,11 @@ func writeTable(b *strings.Builder, id string, bl blk, in pageInput) {
 		cols = max(cols, len(row))
 	}
 	tpl := strings.TrimSpace(strings.Repeat("max-content minmax(0,1fr) ", cols))
-	fmt.Fprintf(b, `<div class="b tbl" data-check="1" id="%s" style="%s;grid-template-columns:%s">`, id, pos(bl), tpl)
+	cls := "b tbl"
+	if bl.cls != "" {
+		cls += " " + bl.cls
+	}
+	fmt.Fprintf(b, `<div class="%s" data-check="1" id="%s" style="%s;grid-template-columns:%s">`, cls, id, pos(bl), tpl)
 	for _, row := range bl.rows {
 		for k, cell := range row {
 			name, _ := fieldName(cell)

@@ -62,7 +62,7 @@ func New(ctx context.Context, o Options) (*Generator, error) {
 	}
 	for _, d := range o.Definitions {
 		for _, side := range d.Sides {
-			if _, ok := layout(o.Style, d, side, []string{"en"}); !ok {
+			if _, ok := sideLayout(o.Style, d, side, []string{"en"}, arrangement{mode: "table"}); !ok {
 				return nil, fmt.Errorf("htmlcards: style %s has no template for %s %s", o.Style, d.Config, side)
 			}
 		}
@@ -172,6 +172,10 @@ func (g *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 	if d.Layout == idv.LayoutGeneric {
 		lang = oneOf(lr, genericLanguages)
 		switch {
+		case g.opts.Style == Dev2 && lr.Float64() < 0.45:
+			// dev2: numeric dates on some generic cards, as many
+			// issuers print them
+			dates = oneOf(lr, []dateStyle{dateDots, dateDots, dateSlash})
 		case g.opts.Style == Eval && lr.Float64() < 0.5:
 			dates = dateDots
 		case g.opts.Style == Eval:
@@ -183,6 +187,9 @@ func (g *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 	h, err := newHolder(g.stream(index, "holder"), d, dates)
 	if err != nil {
 		return nil, err
+	}
+	if lk.valueCase == "mixed" {
+		mixCase(h, d)
 	}
 	pr := g.stream(index, "person")
 	person := oneOf(pr, g.people)
@@ -199,6 +206,9 @@ func (g *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 		labels[f.Name] = lk.captionFor(cr, d, f, lang)
 	}
 	labels["x:place_of_issue"] = lk.dress("PLACE OF ISSUE")
+	if g.opts.Style == Dev2 {
+		lk.tameLongCaptions(d, labels)
+	}
 
 	t := Truth{
 		Config: d.Config, DisplayName: d.DisplayName, Country: d.Country, Renderer: "html",
@@ -220,18 +230,52 @@ func (g *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 			return nil, err
 		}
 	}
-	s := &Sample{}
 	ar := g.stream(index, "art")
+	var arr arrangement
+	var as *rand.Rand
+	if g.opts.Style == Dev2 {
+		as = g.stream(index, "arrangement")
+		arr = drawArrangement(as, d, lk, labels)
+	}
+	for try := 1; ; try++ {
+		s, err := g.sides(ctx, index, d, lang, arr, pageInput{look: lk, h: h, labels: labels, photo: photoURI, barcode: barcode}, ar, &t)
+		var le *LayoutError
+		if g.opts.Style == Dev2 && try < dev2Tries && errors.As(err, &le) {
+			// the card's text does not fit this arrangement (captions
+			// that wrap to three lines): set the card another way, as
+			// its designer would
+			arr = drawArrangement(as, d, lk, labels)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		s.Truth = t
+		return s, nil
+	}
+}
+
+// dev2Tries is how many arrangements a dev2 card may draw before its
+// layout error is reported.
+const dev2Tries = 6
+
+// sides renders and photographs every side of the sample into a Sample
+// and t's sides, layout and capture. in has the look, the holder, the
+// captions and the pictures; the side, its signature and its security
+// print are filled in here.
+func (g *Generator) sides(ctx context.Context, index int, d *idv.DocumentDefinition, lang []string, arr arrangement, in pageInput, ar *rand.Rand, t *Truth) (*Sample, error) {
+	t.Sides, t.Layout, t.Capture = nil, map[string]FieldLayout{}, map[string]*Capture{}
+	s := &Sample{}
 	for _, side := range d.Sides {
-		sd, _ := layout(g.opts.Style, d, side, lang)
+		sd, _ := sideLayout(g.opts.Style, d, side, lang, arr)
 		sig := ""
 		for _, b := range sd.blocks {
 			if b.kind == "sig" {
 				sig = signature(ar, b.w, b.h, oneOf(ar, []string{"#1b2a6b", "#111111", "#23305e"}))
 			}
 		}
-		in := pageInput{side: sd, look: lk, h: h, labels: labels, photo: photoURI, sig: sig, barcode: barcode,
-			bg: background(ar, g.opts.Style, d, side), overlay: overlay(ar, g.opts.Style, d, side, sd.wmm, sd.hmm)}
+		in.side, in.sig = sd, sig
+		in.bg, in.overlay = background(ar, g.opts.Style, d, side), overlay(ar, g.opts.Style, d, side, sd.wmm, sd.hmm)
 		w, hh := int(sd.wmm*pxPerMM+0.5), int(sd.hmm*pxPerMM+0.5)
 		img, res, err := g.br.render(ctx, pageHTML(in), w, hh)
 		if err != nil {
@@ -272,7 +316,6 @@ func (g *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 			s.Back, s.BackCard = photo, img
 		}
 	}
-	s.Truth = t
 	return s, nil
 }
 

