@@ -58,7 +58,7 @@ func datesByOrder(d *idv.DocumentDefinition, side string, ly *layout, rs map[str
 			continue
 		}
 		fr := rs[f.Name]
-		if fr.valid && fr.how == "label" {
+		if fr.valid && (fr.how == "label" || fr.how == "loose" || fr.how == "order") {
 			taken[fr.value] = true
 			if t, err := time.Parse("02.01.2006", fr.value); err == nil {
 				firm = append(firm, fixed{r, t})

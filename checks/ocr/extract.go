@@ -219,6 +219,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 		if ly.known() {
 			datesByOrder(d, side, ly, rs)
 		}
+		oneOwner(rs)
 		if d.Generic() {
 			genericChecks(d, ly, rs)
 			if err := k.genericOrder(ctx, d, card, ly, rs); err != nil {

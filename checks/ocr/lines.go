@@ -111,6 +111,9 @@ type textLine struct {
 	glyphH int // median blob height
 	n      int // blobs
 	blobs  []blob
+	// light: found by the light-print pass; its words count only when
+	// tesseract is fairly sure of them.
+	light bool
 }
 
 // textLines finds the lines of print on a flattened side: blobs of ink
@@ -130,7 +133,44 @@ func textLines(g *image.Gray) []textLine {
 	ink := inkMaskDepth(g, hi, r, 35, minDepth)
 	// The strokes of soft, light print break into pieces: pieces a pixel
 	// apart are one blob.
-	all := blobs(dilate(ink, w, h), w, h, g, hi)
+	strong := blobs(dilate(ink, w, h), w, h, g, hi)
+	lines := linesOf(strong, w, h, minDepth, 1)
+	// Light print (small grey captions) lies under minDepth: it is
+	// looked for again at a lower floor, where the security print's
+	// lines join into large blobs that are left out by their size,
+	// and its runs of three glyphs and more that touch no line of
+	// the print found first are lines too.
+	light := blobs(dilate(inkMaskDepth(g, hi, r, 25, lightDepth), w, h), w, h, g, hi)
+	for _, l := range linesOf(light, w, h, lightDepth, 3) {
+		clear := true
+		for _, o := range lines {
+			if o.r.Overlaps(l.r) {
+				clear = false
+				break
+			}
+		}
+		if clear {
+			l.light = true
+			lines = append(lines, l)
+		}
+	}
+	sort.Slice(lines, func(i, j int) bool {
+		if lines[i].r.Min.Y != lines[j].r.Min.Y {
+			return lines[i].r.Min.Y < lines[j].r.Min.Y
+		}
+		return lines[i].r.Min.X < lines[j].r.Min.X
+	})
+	return lines
+}
+
+// lightDepth is the floor of the second, light-print pass: grey captions
+// of the HTML dev2 style lie 40 to 60 under the paper on the flattened
+// side.
+const lightDepth = 35
+
+// linesOf chains blobs found at the depth floor depth into lines, keeping
+// runs of minRun blobs and more.
+func linesOf(all []blob, w, h, depth, minRun int) []textLine {
 	for i := range all {
 		all[i].r = all[i].r.Inset(1)
 	}
@@ -138,7 +178,7 @@ func textLines(g *image.Gray) []textLine {
 	var gl, specks []blob
 	for _, bl := range all {
 		bw, bh := bl.r.Dx(), bl.r.Dy()
-		if bh > maxH || bw > w/2 || bl.area < 4 || bl.depth < 60 {
+		if bh > maxH || bw > w/2 || bl.area < 4 || bl.depth < depth {
 			continue
 		}
 		fill := float64(bl.area) / float64(bw*bh)
@@ -222,6 +262,9 @@ func textLines(g *image.Gray) []textLine {
 	}
 	var lines []textLine
 	for _, l := range runs {
+		if l.n < minRun {
+			continue
+		}
 		if l.n == 1 {
 			bw, bh := l.r.Dx(), l.r.Dy()
 			// A lone glyph (the M of a sex field) or a word whose
@@ -237,12 +280,6 @@ func textLines(g *image.Gray) []textLine {
 		}
 		lines = append(lines, splitBySize(l)...)
 	}
-	sort.Slice(lines, func(i, j int) bool {
-		if lines[i].r.Min.Y != lines[j].r.Min.Y {
-			return lines[i].r.Min.Y < lines[j].r.Min.Y
-		}
-		return lines[i].r.Min.X < lines[j].r.Min.X
-	})
 	return lines
 }
 
@@ -424,10 +461,30 @@ func (p *pool) readLines(ctx context.Context, g *image.Gray, lines []textLine) (
 				box.Min.X+int(math.Floor(float64(r.Min.X-20)/scale)), box.Min.Y+int(math.Floor(float64(r.Min.Y-20)/scale)),
 				box.Min.X+int(math.Ceil(float64(r.Max.X-20)/scale)), box.Min.Y+int(math.Ceil(float64(r.Max.Y-20)/scale))).Intersect(b)
 		}
-		out = append(out, snapWords(ws, l.blobs)...)
+		if l.light {
+			// Light runs include security print taken for glyphs, which
+			// tesseract reads as guesses: only words it is fairly sure of
+			// stay (chosen on the HTML dev2 style and the Luxembourg
+			// specimen, whose hatching read as RS between its captions).
+			kept := ws[:0]
+			for _, w := range ws {
+				if w.conf >= lightConf {
+					kept = append(kept, w)
+				}
+			}
+			ws = kept
+		}
+		ws = snapWords(ws, l.blobs)
+		for i := range ws {
+			ws[i].light = l.light
+		}
+		out = append(out, ws...)
 	}
 	return out, nil
 }
+
+// lightConf is the word confidence a word of a light-print line needs.
+const lightConf = 60
 
 // snapWords gives the words of one line read by tesseract the boxes of
 // the line's own blobs. Tesseract's recognition places where each word

@@ -710,7 +710,7 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 		seen := map[int]bool{}
 		for i, w := range words {
 			cx, cy := float64(w.box.Min.X+w.box.Max.X)/2, float64(w.box.Min.Y+w.box.Max.Y)/2
-			if ly.isClaimed(i) || seen[i] || cx < x0 || cx > x1 || cy < y0 || cy > y1 {
+			if ly.isClaimed(i) || seen[i] || w.light || cx < x0 || cx > x1 || cy < y0 || cy > y1 {
 				continue
 			}
 			seg := ly.segment(i)
@@ -1184,16 +1184,26 @@ func (ly *layout) looseCaptions(d *idv.DocumentDefinition, side string, keys []s
 	}
 }
 
-// leftOfValue: the words idx (boxed in box) end just left of print at
-// least as large on their line (a caption with its value to the right).
+// leftOfValue: the words idx (boxed in box) stand left of print at least
+// as large on their line (a caption with its value to the right): the
+// nearest word right of them on the line, within a third of the side's
+// width (the value column of a caption-and-value table stands apart), is
+// no caption and no smaller.
 func (ly *layout) leftOfValue(idx []int, box image.Rectangle) bool {
-	last := idx[len(idx)-1]
-	n := ly.next[last]
-	if n < 0 || ly.isClaimed(n) {
+	best, bestX := -1, math.MaxInt
+	for i, w := range ly.pg.words {
+		if slices.Contains(idx, i) || w.box.Min.X < box.Max.X || !sameLine(box, w.box) {
+			continue
+		}
+		if g := w.box.Min.X - box.Max.X; g < bestX && 3*g <= ly.pg.w {
+			best, bestX = i, g
+		}
+	}
+	if best < 0 || ly.isClaimed(best) {
 		return false
 	}
-	o := ly.pg.words[n].box
-	return 10*o.Dy() >= 9*box.Dy() && o.Min.X-box.Max.X <= 3*box.Dy()
+	o := ly.pg.words[best]
+	return 10*o.box.Dy() >= 9*box.Dy() && o.conf >= 50
 }
 
 // aboveValue: right under the words idx (boxed in box), starting no

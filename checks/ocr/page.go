@@ -19,6 +19,11 @@ type word struct {
 	// read: it starts another spelling of a caption (Numm/Nom/Surname)
 	// or another caption of a list (Surname,Given names).
 	listed bool
+	// light: found only by the light-print pass (lines.go). It may be a
+	// caption; the region prior never takes it for a value, since a card
+	// prints its values dark and what that pass adds where no caption
+	// was found is mostly security print read as letters.
+	light bool
 }
 
 // page is one reading of a whole rectified side: every word of every

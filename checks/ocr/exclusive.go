@@ -1,0 +1,53 @@
+package ocr
+
+import "image"
+
+// strength orders how a value was found, strongest first: next to its
+// caption, then at its place in the ICAO order, by the order of dates,
+// next to print taken for its caption, among the words in its zone.
+var strength = map[string]int{"label": 5, "order": 4, "chronology": 3, "loose": 2, "region": 1}
+
+// oneOwner gives each piece of print to one field at most: the fields of
+// a side are read each on its own, and on a layout other than the
+// definition's drawing a field found only in its zone can take the value
+// another field found next to its caption (MALE, the sex, read as a full
+// name). Of two values read from the same print, the one found the
+// weaker way is dropped, and both when they were found the same weaker
+// way; two found next to their own captions both stand (a surname and
+// given names read from one line, LIN, MEI-HUA).
+func oneOwner(rs map[string]fieldRead) {
+	drop := map[string]bool{}
+	// A value read from its zone as a crop has the zone for its box, not
+	// its print: it is left out of this.
+	print := func(r fieldRead) bool { return r.valid && !r.box.Empty() && r.how != "zone" }
+	for a, ra := range rs {
+		if !print(ra) {
+			continue
+		}
+		for b, rb := range rs {
+			if a == b || !print(rb) || !sharePrint(ra.box, rb.box) {
+				continue
+			}
+			sa, sb := strength[ra.how], strength[rb.how]
+			// Two found the same weaker way: which is right cannot be
+			// told, and both are dropped.
+			if sa < sb || sa == sb && sa < strength["label"] {
+				drop[a] = true
+			}
+		}
+	}
+	for a := range drop {
+		r := rs[a]
+		rs[a] = fieldRead{raw: r.raw, how: r.how, box: r.box, label: r.label, conf: r.conf}
+	}
+}
+
+// sharePrint: the two boxes cover the same print, most of the smaller.
+func sharePrint(a, b image.Rectangle) bool {
+	in := a.Intersect(b)
+	if in.Empty() {
+		return false
+	}
+	small := min(a.Dx()*a.Dy(), b.Dx()*b.Dy())
+	return 2*in.Dx()*in.Dy() >= small
+}
