@@ -3,9 +3,10 @@ package ocr
 import "image"
 
 // strength orders how a value was found, strongest first: next to its
-// caption, then at its place in the ICAO order, by the order of dates,
-// next to print taken for its caption, among the words in its zone.
-var strength = map[string]int{"label": 5, "order": 4, "chronology": 3, "loose": 2, "region": 1}
+// caption, then at its place in the ICAO order, by the order of dates or
+// its own shape, next to print taken for its caption or at its place in
+// a column of values, among the words in its zone.
+var strength = map[string]int{"label": 5, "order": 4, "chronology": 3, "shape": 3, "loose": 2, "stack": 2, "region": 1}
 
 // oneOwner gives each piece of print to one field at most: the fields of
 // a side are read each on its own, and on a layout other than the

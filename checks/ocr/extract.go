@@ -218,6 +218,10 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 		}
 		if ly.known() {
 			datesByOrder(d, side, ly, rs)
+			if !d.Generic() {
+				byPattern(d, side, ly, rs)
+				byStack(d, side, ly, rs)
+			}
 		}
 		oneOwner(rs)
 		if d.Generic() {

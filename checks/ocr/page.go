@@ -200,7 +200,10 @@ type Located struct {
 	// How: "label" (next to a caption), "loose" (next to print taken for
 	// the caption by where it stands: looseCaptions), "order" (at its
 	// place in the ICAO order, generic definitions), "chronology" (a date
-	// given out by the order of the side's dates), "region" (words in the
+	// given out by the order of the side's dates), "shape" (the one run of
+	// the side with the value's shape: a number's grouping, a date, a sex
+	// word), "stack" (at its place in a column of values between fields
+	// read), "region" (words in the
 	// zone, no caption found), "zone" (the zone read as a crop) or ""
 	// (not found).
 	How   string `json:"how"`

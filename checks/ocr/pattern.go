@@ -1,0 +1,265 @@
+package ocr
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/tambua/tambua/idv"
+)
+
+// byPattern reads, on a side known to be the document's, a field whose
+// caption was not found and whose value has a shape no name or place
+// has (a number with its grouping, a date, a sex) from the one run of
+// the side's print that has that shape. Captions printed small and
+// light are the first thing a soft capture loses, while its values stay
+// legible; the value's own shape then says which field it is, as long
+// as nothing else on the side has it too. Nothing is given when two runs
+// fit, when the run fits two open fields, or when the run is taken by a
+// field already read.
+//
+// Dates are given here only on a side that carries one date field:
+// several are datesByOrder's, which also checks their order.
+func byPattern(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]fieldRead) {
+	var open []idv.FieldDef
+	dates := 0
+	for _, f := range d.Fields {
+		if f.Zone.Side != side || f.Fixed != "" {
+			continue
+		}
+		if f.Type == idv.FieldDate {
+			dates++
+		}
+		if rs[f.Name].valid || len(ly.hits[f.Name]) > 0 || !shaped(f) {
+			continue
+		}
+		open = append(open, f)
+	}
+	if len(open) == 0 {
+		return
+	}
+	taken := map[string]bool{}
+	var used []fieldRead
+	for _, r := range rs {
+		if r.valid {
+			taken[r.value] = true
+			if !r.box.Empty() {
+				used = append(used, r)
+			}
+		}
+	}
+	type fit struct {
+		c     candidate
+		value string
+		run   int // the run's first word
+	}
+	fits := map[string][]fit{} // field -> runs of the side that fit it
+	owners := map[int]int{}    // first word of a run -> open fields it fits
+	for i := range ly.pg.words {
+		if ly.isClaimed(i) || ly.pg.words[i].light {
+			continue
+		}
+		seg := ly.segment(i)
+		if len(seg) == 0 || seg[0] != i {
+			continue
+		}
+		for _, f := range open {
+			if f.Type == idv.FieldDate && dates > 1 {
+				continue
+			}
+			sub, v, ok := ly.fits(f, ly.makeCandidate(f, seg, 0))
+			if !ok || taken[v] || sub.conf < shapeConf || !plain(f, sub.text, v) || overlapsAny(sub.box, used) {
+				continue
+			}
+			fits[f.Name] = append(fits[f.Name], fit{sub, v, i})
+			owners[i]++
+		}
+	}
+	for _, f := range open {
+		fs := fits[f.Name]
+		if len(fs) != 1 || owners[fs[0].run] != 1 {
+			continue
+		}
+		c := fs[0].c
+		rs[f.Name] = fieldRead{box: c.box, how: "shape", raw: fmt.Sprintf("by its shape %s|%.0f", c.text, c.conf),
+			value: fs[0].value, valid: true, conf: c.conf}
+	}
+}
+
+// plain: the print says the value as it is, without the repairs
+// Normalize makes for a value found by its caption (letters read for
+// digits, a sex guessed from a stray "of"): a value given by its shape
+// alone has nothing else behind it. A number's letters and digits are
+// the value's; a sex is a word of its own (M, F, MALE, FEMALE); a date
+// is one Normalize could read as a real day.
+func plain(f idv.FieldDef, raw, v string) bool {
+	switch f.Type {
+	case idv.FieldDate:
+		return true
+	case idv.FieldSex:
+		for _, w := range strings.Fields(strings.ToUpper(raw)) {
+			w = strings.Trim(w, ".,:;")
+			if (w == "M" || w == "F" || w == "MALE" || w == "FEMALE") && w[:1] == v {
+				return true
+			}
+		}
+		return false
+	}
+	return alnum(raw) == alnum(v)
+}
+
+func alnum(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return unicode.ToUpper(r)
+		}
+		return -1
+	}, s)
+}
+
+// shapeConf is the word confidence a value found by its shape or place
+// alone needs: on the tuning runs the right ones read 85 and more, the
+// one wrong (a NIN of a columns card, letters for digits) 38.
+const shapeConf = 60
+
+// shaped: no name, place or word of a caption is a valid value of f, so
+// a run of print that is one is f's (a NIN's digit groups, a date, a
+// sex). Tried on words as such text reads, in capitals as Normalize
+// sees them.
+func shaped(f idv.FieldDef) bool {
+	for _, probe := range []string{"A", "AB", "JOHN", "OMARI", "NAIROBI", "JOHN SMITH", "ST MARTIN", "MARY-ANNE", "O'NEIL", "P", "KE", "KEN", "UGA", "CITIZEN"} {
+		if _, ok := Normalize(f, probe); ok {
+			return false
+		}
+	}
+	return true
+}
+
+func overlapsAny(b image.Rectangle, rs []fieldRead) bool {
+	for _, r := range rs {
+		if b.Overlaps(r.box) {
+			return true
+		}
+	}
+	return false
+}
+
+// byStack reads a column of fields whose captions were not found from
+// the column of values the side prints, by the definition's order: the
+// fields stacked one under another in the definition (first name, middle
+// name, surname), between fields already read in the same column, are
+// the lines of print stacked at that column's left edge between those
+// fields' values, top down. The column's edge is the printed value of a
+// field read around them, not the definition's zone, so a layout that
+// moves the column (the photo on the other side) keeps it. Nothing is
+// given unless the lines there are exactly as many as the fields and
+// each fits its field.
+func byStack(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]fieldRead) {
+	var fs []idv.FieldDef
+	for _, f := range d.Fields {
+		if f.Zone.Side == side && f.Fixed == "" && f.HasZone() {
+			fs = append(fs, f)
+		}
+	}
+	sort.SliceStable(fs, func(a, b int) bool {
+		if fs[a].Zone.Y != fs[b].Zone.Y {
+			return fs[a].Zone.Y < fs[b].Zone.Y
+		}
+		return fs[a].Zone.X < fs[b].Zone.X
+	})
+	// A field read only from its zone or the words in it is open too:
+	// on a layout other than the definition's drawing those are guesses.
+	weak := func(r fieldRead) bool { return !r.valid || r.how == "zone" || r.how == "region" }
+	open := func(f idv.FieldDef) bool {
+		return weak(rs[f.Name]) && len(ly.hits[f.Name]) == 0 && f.Type != idv.FieldDate && max(f.Lines, 1) == 1 && !shaped(f)
+	}
+	// sameColumn: drawn at one left edge, within 5 % of the card (the
+	// definitions' zones of one column share their x exactly).
+	sameColumn := func(a, b idv.FieldDef) bool { return math.Abs(a.Zone.X-b.Zone.X) < 0.05 }
+	anchor := func(k int, col idv.FieldDef) (fieldRead, bool) {
+		if k < 0 || k >= len(fs) || !sameColumn(fs[k], col) {
+			return fieldRead{}, false
+		}
+		r := rs[fs[k].Name]
+		return r, !weak(r) && !r.box.Empty()
+	}
+	var used []fieldRead
+	for _, r := range rs {
+		if !weak(r) && !r.box.Empty() {
+			used = append(used, r)
+		}
+	}
+	for i := 0; i < len(fs); {
+		if !open(fs[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(fs) && open(fs[j]) && sameColumn(fs[j], fs[i]) {
+			j++
+		}
+		run := fs[i:j]
+		above, hasAbove := anchor(i-1, fs[i])
+		below, hasBelow := anchor(j, fs[i])
+		i = j
+		if !hasAbove && !hasBelow {
+			continue
+		}
+		edge := below.box
+		if hasAbove {
+			edge = above.box
+		}
+		top, bottom := 0, ly.pg.h
+		if hasAbove {
+			top = above.box.Max.Y
+		}
+		if hasBelow {
+			bottom = below.box.Min.Y
+		}
+		var lines []candidate
+		for w := range ly.pg.words {
+			b := ly.pg.words[w].box
+			if ly.isClaimed(w) || ly.pg.words[w].light || b.Min.Y < top || b.Max.Y > bottom ||
+				abs(b.Min.X-edge.Min.X) > edge.Dy() {
+				continue
+			}
+			// The line from this word on: a caption's remains before
+			// it (a light caption read as a stray letter) are not its.
+			seg := ly.segment(w)
+			k := slices.Index(seg, w)
+			if k < 0 {
+				continue
+			}
+			c := ly.makeCandidate(run[0], seg[k:], 0)
+			if ly.captionWords(c.text) || overlapsAny(c.box, used) {
+				continue
+			}
+			lines = append(lines, c)
+		}
+		if len(lines) != len(run) {
+			continue
+		}
+		sort.Slice(lines, func(a, b int) bool { return lines[a].box.Min.Y < lines[b].box.Min.Y })
+		reads := make([]fieldRead, len(run))
+		ok := true
+		for k, f := range run {
+			sub, v, fit := ly.fits(f, lines[k])
+			if !fit || len(sub.words) != len(lines[k].words) || sub.conf < shapeConf {
+				ok = false
+				break
+			}
+			reads[k] = fieldRead{box: sub.box, how: "stack", raw: fmt.Sprintf("by its place %s|%.0f", sub.text, sub.conf),
+				value: v, valid: true, conf: sub.conf}
+		}
+		if !ok {
+			continue
+		}
+		for k, f := range run {
+			rs[f.Name] = reads[k]
+		}
+	}
+}

@@ -1,0 +1,57 @@
+package ocr
+
+import (
+	"image"
+	"testing"
+
+	"github.com/tambua/tambua/docdefs"
+)
+
+// A side whose captions were lost still says which value is which: a NIN's
+// digit groups, a sex word and one date by their shape, the names by
+// their place in the column of values above the date of birth.
+func TestShapeAndStack(t *testing.T) {
+	def, ok := docdefs.Default().Definition("tanzania_national_id")
+	if !ok {
+		t.Fatal("no tanzania_national_id")
+	}
+	w := func(x, y int, text string) word {
+		return word{box: image.Rect(x, y, x+14*len(text), y+25), text: text, conf: 93}
+	}
+	column := []word{w(217, 120, "Rajabu"), w(217, 235, "Emmanuel"), w(217, 350, "Temba"), w(217, 465, "28-06-1954"),
+		w(508, 465, "MALE"), w(217, 590, "19540628-40703-14427-46")}
+	cases := []struct {
+		name  string
+		words []word
+		want  map[string]string // field -> value, "" for not given
+	}{
+		{name: "captions lost", words: column, want: map[string]string{"first_name": "RAJABU", "middle_name": "EMMANUEL",
+			"surname": "TEMBA", "date_of_birth": "28.06.1954", "sex": "M", "nin": "19540628-40703-14427-46"}},
+		{name: "one line too many in the column", words: append([]word{w(217, 60, "Jamhuri")}, column...),
+			want: map[string]string{"first_name": "", "middle_name": "", "surname": "", "date_of_birth": "28.06.1954"}},
+		{name: "a line off the column", words: append(column[:2:2], append([]word{w(300, 350, "Temba")}, column[3:]...)...),
+			want: map[string]string{"first_name": "", "surname": "", "nin": "19540628-40703-14427-46"}},
+		{name: "two dates on a side with one date field", words: append([]word{w(700, 590, "01-02-2022")}, column...),
+			want: map[string]string{"date_of_birth": "", "first_name": "", "sex": "M"}},
+		{name: "a sex guessed from a word", words: []word{w(217, 465, "28-06-1954"), w(508, 465, "of")},
+			want: map[string]string{"sex": ""}},
+		{name: "a number read with letters for digits", words: []word{w(217, 590, "1954O628-4O7O3-14427-46")},
+			want: map[string]string{"nin": ""}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pg := &page{words: tc.words, w: 1027, h: 648}
+			ly := newLayout(pg, def, "front")
+			ly.vouched = true
+			rs := map[string]fieldRead{}
+			datesByOrder(def, "front", ly, rs)
+			byPattern(def, "front", ly, rs)
+			byStack(def, "front", ly, rs)
+			for f, want := range tc.want {
+				if got := rs[f].value; got != want {
+					t.Errorf("%s = %q (%s), want %q", f, got, rs[f].how, want)
+				}
+			}
+		})
+	}
+}
