@@ -193,52 +193,54 @@ func byStack(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]f
 			used = append(used, r)
 		}
 	}
+	// First the columns between fields read, then what is left, each run
+	// of open fields in the definition's reading order (a grid of the
+	// definition printed as one column on another layout).
+	for _, anchored := range []bool{true, false} {
+		byStackPass(ly, fs, rs, used, anchored, open, sameColumn, anchor)
+	}
+}
+
+func byStackPass(ly *layout, fs []idv.FieldDef, rs map[string]fieldRead, used []fieldRead, anchored bool,
+	open func(idv.FieldDef) bool, sameColumn func(a, b idv.FieldDef) bool, anchor func(int, idv.FieldDef) (fieldRead, bool)) {
 	for i := 0; i < len(fs); {
 		if !open(fs[i]) {
 			i++
 			continue
 		}
 		j := i + 1
-		for j < len(fs) && open(fs[j]) && sameColumn(fs[j], fs[i]) {
+		for j < len(fs) && open(fs[j]) && (!anchored || sameColumn(fs[j], fs[i])) {
 			j++
 		}
 		run := fs[i:j]
 		above, hasAbove := anchor(i-1, fs[i])
 		below, hasBelow := anchor(j, fs[i])
 		i = j
-		if !hasAbove && !hasBelow {
-			continue
-		}
-		edge := below.box
-		if hasAbove {
-			edge = above.box
-		}
-		top, bottom := 0, ly.pg.h
-		if hasAbove {
-			top = above.box.Max.Y
-		}
-		if hasBelow {
-			bottom = below.box.Min.Y
-		}
 		var lines []candidate
-		for w := range ly.pg.words {
-			b := ly.pg.words[w].box
-			if ly.isClaimed(w) || ly.pg.words[w].light || b.Min.Y < top || b.Max.Y > bottom ||
-				abs(b.Min.X-edge.Min.X) > edge.Dy() {
-				continue
+		if anchored && (hasAbove || hasBelow) {
+			edge := below.box
+			if hasAbove {
+				edge = above.box
 			}
-			// The line from this word on: a caption's remains before
-			// it (a light caption read as a stray letter) are not its.
-			seg := ly.segment(w)
-			k := slices.Index(seg, w)
-			if k < 0 {
-				continue
+			top, bottom := 0, ly.pg.h
+			if hasAbove {
+				top = above.box.Max.Y
 			}
-			c := ly.makeCandidate(run[0], seg[k:], 0)
-			if ly.captionWords(c.text) || overlapsAny(c.box, used) {
-				continue
+			if hasBelow {
+				bottom = below.box.Min.Y
 			}
-			lines = append(lines, c)
+			for _, c := range ly.stackLines(run[0], used) {
+				if c.box.Min.Y >= top && c.box.Max.Y <= bottom && abs(c.box.Min.X-edge.Min.X) <= edge.Dy() {
+					lines = append(lines, c)
+				}
+			}
+		} else if !anchored && len(run) >= 3 {
+			// No field of the column was read: the column is its own
+			// evidence when exactly one left edge of the side starts as
+			// many lines as the column has fields, three or more (the
+			// back of a card whose captions are all lost: district,
+			// division, location, sub-location).
+			lines = ly.oneColumn(ly.stackLines(run[0], used), len(run))
 		}
 		if len(lines) != len(run) {
 			continue
@@ -262,4 +264,59 @@ func byStack(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]f
 			rs[f.Name] = reads[k]
 		}
 	}
+}
+
+// stackLines lists the lines of print a column of values may hold: each
+// run from each of its words on (a caption's remains before a value, a
+// light caption read as stray letters, are not the value's), every word
+// read surely, leaving out captions and values already read.
+func (ly *layout) stackLines(f idv.FieldDef, used []fieldRead) []candidate {
+	var out []candidate
+	for w := range ly.pg.words {
+		if ly.isClaimed(w) || ly.pg.words[w].light {
+			continue
+		}
+		seg := ly.segment(w)
+		k := slices.Index(seg, w)
+		if k < 0 {
+			continue
+		}
+		sure := true
+		for _, i := range seg[k:] {
+			sure = sure && ly.pg.words[i].conf >= shapeConf
+		}
+		c := ly.makeCandidate(f, seg[k:], 0)
+		if !sure || ly.captionWords(c.text) || overlapsAny(c.box, used) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// oneColumn returns the n lines starting at one left edge (within half
+// a line's height), when that edge is the only one of the side that
+// starts exactly n lines.
+func (ly *layout) oneColumn(lines []candidate, n int) []candidate {
+	var found []candidate
+	seen := map[int]bool{}
+	for i, l := range lines {
+		if seen[i] {
+			continue
+		}
+		var col []candidate
+		for j, o := range lines {
+			if abs(o.box.Min.X-l.box.Min.X) <= l.box.Dy()/2 {
+				col = append(col, o)
+				seen[j] = true
+			}
+		}
+		if len(col) == n {
+			if found != nil {
+				return nil
+			}
+			found = col
+		}
+	}
+	return found
 }

@@ -55,3 +55,43 @@ func TestShapeAndStack(t *testing.T) {
 		})
 	}
 }
+
+// A column none of whose fields was read is its own evidence when one
+// left edge alone starts as many lines as the column has fields.
+func TestStackWithoutAnchor(t *testing.T) {
+	def, ok := docdefs.Default().Definition("ke_national_id")
+	if !ok {
+		t.Fatal("no ke_national_id")
+	}
+	w := func(x, y int, text string) word {
+		return word{box: image.Rect(x, y, x+14*len(text), y+22), text: text, conf: 93}
+	}
+	// Tiny letter-spaced captions read as guesses, as tesseract reads them.
+	guess := func(x, y int, text string) word { g := w(x, y, text); g.conf = 30; return g }
+	column := []word{guess(49, 45, "Oretrvet"), w(157, 33, "KISUMU"), guess(49, 110, "Oivrvies"), w(155, 97, "WESTLANDS"),
+		guess(49, 174, "Leceties"), w(156, 160, "WESTLANDS"), guess(49, 237, "Sed"), w(157, 224, "KIKUYU")}
+	cases := []struct {
+		name  string
+		words []word
+		want  []string // district, division, location, sub_location
+	}{
+		{name: "one column of four", words: column, want: []string{"KISUMU", "WESTLANDS", "WESTLANDS", "KIKUYU"}},
+		{name: "a fifth line at the edge", words: append([]word{w(157, 300, "NAKURU")}, column...), want: []string{"", "", "", ""}},
+		{name: "two columns of four", words: append(column, w(600, 33, "ONE"), w(600, 97, "TWO"), w(600, 160, "THREE"), w(600, 224, "FOUR")),
+			want: []string{"", "", "", ""}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pg := &page{words: tc.words, w: 1027, h: 648}
+			ly := newLayout(pg, def, "back")
+			ly.vouched = true
+			rs := map[string]fieldRead{}
+			byStack(def, "back", ly, rs)
+			for k, f := range []string{"district", "division", "location", "sub_location"} {
+				if got := rs[f].value; got != tc.want[k] {
+					t.Errorf("%s = %q, want %q", f, got, tc.want[k])
+				}
+			}
+		})
+	}
+}
