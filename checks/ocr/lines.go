@@ -2,7 +2,6 @@ package ocr
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/disintegration/imaging"
 	"github.com/tambua/tambua/vision"
@@ -203,13 +202,6 @@ func linesOf(all []blob, w, h, depth, minRun int) []textLine {
 		ca, cc := a.Min.Y+a.Max.Y, c.Min.Y+c.Max.Y // twice the middles
 		return 2*lo >= hi && abs(ca-cc)*20 <= 7*2*hi && c.Min.X-a.Max.X <= hi*3/2
 	})
-	if zzLineTrace {
-		for _, r := range runs {
-			if r.r.Overlaps(image.Rect(680, 125, 850, 160)) {
-				fmt.Println("RUN", r.r, r.glyphH, r.n)
-			}
-		}
-	}
 	// Runs of one line broken at a soft letter: same band, same size,
 	// within two glyph heights.
 	for merged := true; merged; {
@@ -449,12 +441,6 @@ func (p *pool) readLines(ctx context.Context, g *image.Gray, lines []textLine) (
 				return nil, err
 			}
 		}
-		if zzLineTrace {
-			fmt.Println("LINE", l.r, l.glyphH, l.n, box)
-			for _, w := range ws {
-				fmt.Println("   ", w.box, w.text, w.conf)
-			}
-		}
 		for i := range ws {
 			r := ws[i].box
 			ws[i].box = image.Rect(
@@ -615,8 +601,6 @@ func dilate(ink []bool, w, h int) []bool {
 	}
 	return out
 }
-
-var zzLineTrace bool
 
 // lineImage is box cut out of g, stretched between its ink (2nd
 // percentile) and its paper (95th: a line's crop is mostly paper, and a
