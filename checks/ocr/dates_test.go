@@ -1,22 +1,12 @@
 package ocr
 
-import (
-	"image"
-	"testing"
-
-	"github.com/tambua/tambua/docdefs"
-)
+import "testing"
 
 // The dates of a side whose captions were not read are given out by the
 // order every document keeps: born, issued, expiring.
 func TestDatesByOrder(t *testing.T) {
-	def, ok := docdefs.Default().Definition("kenya_national_id")
-	if !ok {
-		t.Fatal("no kenya_national_id")
-	}
-	w := func(x, y int, text string) word {
-		return word{box: image.Rect(x, y, x+10*len(text), y+25), text: text, conf: 95}
-	}
+	def := builtin(t, "kenya_national_id")
+	w := printed(10, 25)
 	cases := []struct {
 		name       string
 		words      []word
@@ -36,9 +26,7 @@ func TestDatesByOrder(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			pg := &page{words: tc.words, w: 1027, h: 648}
-			ly := newLayout(pg, def, "front")
-			ly.vouched = true
+			ly := knownLayout(def, "front", tc.words)
 			rs := map[string]fieldRead{}
 			if tc.birthLabel {
 				rs["date_of_birth"] = fieldRead{how: "label", value: "24.09.1953", valid: true}

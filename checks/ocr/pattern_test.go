@@ -5,19 +5,15 @@ import (
 	"testing"
 
 	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/idv"
 )
 
 // A side whose captions were lost still says which value is which: a NIN's
 // digit groups, a sex word and one date by their shape, the names by
 // their place in the column of values above the date of birth.
 func TestShapeAndStack(t *testing.T) {
-	def, ok := docdefs.Default().Definition("tanzania_national_id")
-	if !ok {
-		t.Fatal("no tanzania_national_id")
-	}
-	w := func(x, y int, text string) word {
-		return word{box: image.Rect(x, y, x+14*len(text), y+25), text: text, conf: 93}
-	}
+	def := builtin(t, "tanzania_national_id")
+	w := printed(14, 25)
 	column := []word{w(217, 120, "Rajabu"), w(217, 235, "Emmanuel"), w(217, 350, "Temba"), w(217, 465, "28-06-1954"),
 		w(508, 465, "MALE"), w(217, 590, "19540628-40703-14427-46")}
 	cases := []struct {
@@ -40,9 +36,7 @@ func TestShapeAndStack(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			pg := &page{words: tc.words, w: 1027, h: 648}
-			ly := newLayout(pg, def, "front")
-			ly.vouched = true
+			ly := knownLayout(def, "front", tc.words)
 			rs := map[string]fieldRead{}
 			datesByOrder(def, "front", ly, rs)
 			byPattern(def, "front", ly, rs)
@@ -59,13 +53,8 @@ func TestShapeAndStack(t *testing.T) {
 // A column none of whose fields was read is its own evidence when one
 // left edge alone starts as many lines as the column has fields.
 func TestStackWithoutAnchor(t *testing.T) {
-	def, ok := docdefs.Default().Definition("ke_national_id")
-	if !ok {
-		t.Fatal("no ke_national_id")
-	}
-	w := func(x, y int, text string) word {
-		return word{box: image.Rect(x, y, x+14*len(text), y+22), text: text, conf: 93}
-	}
+	def := builtin(t, "ke_national_id")
+	w := printed(14, 22)
 	// Tiny letter-spaced captions read as guesses, as tesseract reads them.
 	guess := func(x, y int, text string) word { g := w(x, y, text); g.conf = 30; return g }
 	column := []word{guess(49, 45, "Oretrvet"), w(157, 33, "KISUMU"), guess(49, 110, "Oivrvies"), w(155, 97, "WESTLANDS"),
@@ -82,9 +71,7 @@ func TestStackWithoutAnchor(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			pg := &page{words: tc.words, w: 1027, h: 648}
-			ly := newLayout(pg, def, "back")
-			ly.vouched = true
+			ly := knownLayout(def, "back", tc.words)
 			rs := map[string]fieldRead{}
 			byStack(def, "back", ly, rs)
 			for k, f := range []string{"district", "division", "location", "sub_location"} {
@@ -94,4 +81,30 @@ func TestStackWithoutAnchor(t *testing.T) {
 			}
 		})
 	}
+}
+
+// builtin is the embedded definition of config.
+func builtin(t *testing.T, config string) *idv.DocumentDefinition {
+	t.Helper()
+	def, ok := docdefs.Default().Definition(config)
+	if !ok {
+		t.Fatalf("no %s", config)
+	}
+	return def
+}
+
+// printed makes words of print whose glyphs are width px wide and height
+// px high, read at a confidence of 93.
+func printed(width, height int) func(x, y int, text string) word {
+	return func(x, y int, text string) word {
+		return word{box: image.Rect(x, y, x+width*len(text), y+height), text: text, conf: 93}
+	}
+}
+
+// knownLayout is a side of an ID-1 card flattened to 1027 x 648 px that
+// shows words, known to be the document's.
+func knownLayout(def *idv.DocumentDefinition, side string, words []word) *layout {
+	ly := newLayout(&page{words: words, w: 1027, h: 648}, def, side)
+	ly.vouched = true
+	return ly
 }
