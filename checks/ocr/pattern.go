@@ -94,8 +94,9 @@ func byPattern(d *idv.DocumentDefinition, side string, ly *layout, rs map[string
 // Normalize makes for a value found by its caption (letters read for
 // digits, a sex guessed from a stray "of"): a value given by its shape
 // alone has nothing else behind it. A number's letters and digits are
-// the value's; a sex is a word of its own (M, F, MALE, FEMALE); a date
-// is one Normalize could read as a real day.
+// the value's; a sex is a word of its own, MALE or FEMALE (a lone M or F
+// is read from artwork too: an F from a portrait taken for the card); a
+// date is one Normalize could read as a real day.
 func plain(f idv.FieldDef, raw, v string) bool {
 	switch f.Type {
 	case idv.FieldDate:
@@ -103,7 +104,7 @@ func plain(f idv.FieldDef, raw, v string) bool {
 	case idv.FieldSex:
 		for _, w := range strings.Fields(strings.ToUpper(raw)) {
 			w = strings.Trim(w, ".,:;")
-			if (w == "M" || w == "F" || w == "MALE" || w == "FEMALE") && w[:1] == v {
+			if (w == "MALE" || w == "FEMALE") && w[:1] == v {
 				return true
 			}
 		}

@@ -31,6 +31,8 @@ func TestShapeAndStack(t *testing.T) {
 			want: map[string]string{"date_of_birth": "", "first_name": "", "sex": "M"}},
 		{name: "a sex guessed from a word", words: []word{w(217, 465, "28-06-1954"), w(508, 465, "of")},
 			want: map[string]string{"sex": ""}},
+		{name: "a lone letter", words: []word{w(217, 465, "28-06-1954"), w(508, 465, "F")},
+			want: map[string]string{"sex": ""}},
 		{name: "a number read with letters for digits", words: []word{w(217, 590, "1954O628-4O7O3-14427-46")},
 			want: map[string]string{"nin": ""}},
 	}
