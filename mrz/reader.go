@@ -110,15 +110,47 @@ const uprightConfidence = 0.87
 func (r *Reader) readGray(ctx context.Context, full *gray) (*Reading, error) {
 	k := max(1, int(math.Ceil(float64(max(full.w, full.h))/1400)))
 	g := shrink(full, k)
-	// The threshold's window is about a glyph's height or more: on a crop
-	// of the band alone the image's height gave a window of half a glyph,
-	// and on a capture blurred by motion the fillers ran together under
-	// it (a TD3 band read < as K). A band's line spans its width in 30 to
-	// 44 pitches, a glyph is 1.4 pitches high: width/66 is 2/3 of a glyph
-	// (chosen on a tuning family's blurred passport, then checked with
-	// bench mrz: no reading lost, mrz_parsing on rectified cards easy
-	// 29 -> 30 of 30, medium 27 -> 28).
-	ink := binarize(g, max(6, min(g.w, g.h)/25, g.w/66))
+	// The threshold's window follows the image's size. On a crop of the
+	// band alone that is half a glyph, and on a capture blurred by motion
+	// the fillers run together under it (a TD3 band read < as K): a band
+	// whose reading fails its check digits is found again with a window
+	// of two thirds of a glyph from the band's width (its lines span it
+	// in 30 to 44 pitches, a glyph is 1.4 pitches high). Not the wider
+	// window alone: the band's geometry moves with it, and a sharp card
+	// read well at the first (a ke_passport's 1 read as I) can lose.
+	// Chosen on a tuning family's blurred passport; bench mrz lost no
+	// reading, mrz_parsing on rectified cards easy 29 -> 30 of 30,
+	// medium 27 of 30 as before.
+	wins := []int{max(6, min(g.w, g.h)/25)}
+	if w := g.w / 66; w > wins[0] {
+		wins = append(wins, w)
+	}
+	var first *Reading
+	for _, win := range wins {
+		rd, err := r.readWindow(ctx, full, g, float64(k), win)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+		if rd == nil {
+			continue
+		}
+		if m, perr := Parse(rd.Lines, Options{Repair: true}); perr == nil && m.AllChecksPass {
+			return rd, nil
+		}
+		if first == nil {
+			first = rd
+		}
+	}
+	if first == nil {
+		return nil, ErrNotFound
+	}
+	return first, nil
+}
+
+// readWindow finds the band in g (full shrunk k times) with a threshold
+// window of win pixels and reads it.
+func (r *Reader) readWindow(ctx context.Context, full, g *gray, k float64, win int) (*Reading, error) {
+	ink := binarize(g, win)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -127,7 +159,7 @@ func (r *Reader) readGray(ctx context.Context, full *gray) (*Reading, error) {
 	if b == nil {
 		return nil, ErrNotFound
 	}
-	return r.readBand(ctx, full, float64(k), b)
+	return r.readBand(ctx, full, k, b)
 }
 
 // readBand classifies every cell of the band's lines.
