@@ -252,13 +252,24 @@ func (ly *layout) captionSized(c candidate) bool {
 	if ly.captionH == 0 || len(c.words) == 0 || strings.ContainsAny(c.text, "0123456789") {
 		return false
 	}
+	sure := true
 	for _, w := range c.words {
 		if float64(ly.pg.words[w].box.Dy()) > 1.1*float64(ly.captionH) {
 			return false
 		}
+		sure = sure && ly.pg.words[w].conf >= sureConf
 	}
-	return true
+	// Print of a caption's size that tesseract is sure of, word by word,
+	// and that is no caption's words, is a value set small (an authority
+	// in small capitals under its caption): garbled captions read as
+	// guesses.
+	return !sure
 }
+
+// sureConf is the word confidence of print tesseract reads surely:
+// clean values read 90 and more on the tuning corpora, garbled caption
+// print (DATI E OF BR) under it.
+const sureConf = 90
 
 // largestPrint keeps, of a run of words printed at two sizes, the
 // longest stretch of the larger when the smaller holds caption print: a

@@ -110,3 +110,35 @@ func knownLayout(def *idv.DocumentDefinition, side string, words []word) *layout
 	ly.vouched = true
 	return ly
 }
+
+// Print no taller than the side's captions is a garbled caption, unless
+// tesseract read every word of it surely: a value set small (an
+// authority in small capitals under its caption).
+func TestCaptionSized(t *testing.T) {
+	def := builtin(t, "generic_passport")
+	small := printed(9, 16)
+	guessed := func(x, y int, text string) word { w := small(x, y, text); w.conf = 55; return w }
+	cases := []struct {
+		name  string
+		words []word
+		want  bool
+	}{
+		{name: "an authority in small capitals", words: []word{small(760, 560, "PASSPORT"), small(840, 560, "OFFICE")}},
+		{name: "caption print read as guesses", words: []word{guessed(760, 560, "DATI"), small(800, 560, "BR")}, want: true},
+		{name: "print as large as a value", words: []word{printed(14, 30)(760, 560, "UTO")}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ly := knownLayout(def, "front", tc.words)
+			ly.captionH = 20
+			var all []int
+			for i := range tc.words {
+				all = append(all, i)
+			}
+			c := ly.makeCandidate(def.Fields[0], all, 0)
+			if got := ly.captionSized(c); got != tc.want {
+				t.Errorf("captionSized(%q) = %v, want %v", c.text, got, tc.want)
+			}
+		})
+	}
+}
