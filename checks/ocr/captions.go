@@ -91,7 +91,10 @@ func (p *pool) completeCaptions(ctx context.Context, pg *page, keys []string) er
 		done++
 		pad := max(2, grown.Dy()/6)
 		box := grown.Inset(-pad).Intersect(pg.grey.Bounds())
-		rd, err := p.read(ctx, bandImage(pg.grey, box), "", 7)
+		// Stretched, not thresholded: prepare's threshold (made for
+		// values) turns faint captions to specks. Paper at the 80th
+		// percentile: the box is tight around faint print.
+		rd, err := p.read(ctx, lineImage(pg.grey, box, 0.8), "", 7)
 		if err != nil {
 			return err
 		}

@@ -413,6 +413,12 @@ func splitBySize(l textLine) []textLine {
 // reads small print best at about this size.
 const lineH = 40
 
+// linePaper is the percentile a line's paper is taken at: a line's crop
+// is mostly paper, and a lower level takes the paper's grain for print.
+// A caption band found by the caption search (captions.go) takes the
+// 80th: its crop is a tight box of faint print.
+const linePaper = 0.95
+
 // readLines reads each line alone (psm 7) and returns its words with
 // their boxes on the side.
 func (p *pool) readLines(ctx context.Context, g *image.Gray, lines []textLine) ([]word, error) {
@@ -421,7 +427,7 @@ func (p *pool) readLines(ctx context.Context, g *image.Gray, lines []textLine) (
 	for _, l := range lines {
 		pad := max(2, l.r.Dy()/4)
 		box := image.Rect(l.r.Min.X-pad*2, l.r.Min.Y-pad, l.r.Max.X+pad*2, l.r.Max.Y+pad).Intersect(b)
-		img := lineImage(g, box)
+		img := lineImage(g, box, linePaper)
 		scale := 40.0 / float64(box.Dy())
 		ws, err := p.lineWords(ctx, img, gosseract.PSM_SINGLE_LINE)
 		if err != nil {
@@ -603,10 +609,9 @@ func dilate(ink []bool, w, h int) []bool {
 }
 
 // lineImage is box cut out of g, stretched between its ink (2nd
-// percentile) and its paper (95th: a line's crop is mostly paper, and a
-// lower level takes the paper's grain for print), scaled to lineH px
+// percentile) and its paper (the paper percentile), scaled to lineH px
 // high, on a white margin of 20 px.
-func lineImage(g *image.Gray, box image.Rectangle) *image.Gray {
+func lineImage(g *image.Gray, box image.Rectangle, paper float64) *image.Gray {
 	hist := [256]int{}
 	for y := box.Min.Y; y < box.Max.Y; y++ {
 		for x := box.Min.X; x < box.Max.X; x++ {
@@ -614,7 +619,7 @@ func lineImage(g *image.Gray, box image.Rectangle) *image.Gray {
 		}
 	}
 	n := box.Dx() * box.Dy()
-	lo, hi := histPct(hist, n, 0.02), histPct(hist, n, 0.95)
+	lo, hi := histPct(hist, n, 0.02), histPct(hist, n, paper)
 	if hi-lo < 10 {
 		lo, hi = 0, 255
 	}
@@ -695,7 +700,7 @@ func (p *pool) textUpright(ctx context.Context, st *sideText) (turn, sure bool, 
 		}
 		pad := max(2, l.r.Dy()/4)
 		box := image.Rect(l.r.Min.X-pad*2, l.r.Min.Y-pad, l.r.Max.X+pad*2, l.r.Max.Y+pad).Intersect(b)
-		img := lineImage(g, box)
+		img := lineImage(g, box, linePaper)
 		s0, err := p.lineScore(ctx, img)
 		if err != nil {
 			return false, false, err
