@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"image/png"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -136,15 +134,7 @@ func runSynth(ctx context.Context, env *Env, args []string) error {
 		if err != nil {
 			return err
 		}
-		f, err := os.Create(*gallery)
-		if err != nil {
-			return err
-		}
-		if err := png.Encode(f, img); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
+		if err := writePNGFile(*gallery, img); err != nil {
 			return err
 		}
 	}
