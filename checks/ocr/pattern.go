@@ -39,6 +39,9 @@ func byPattern(d *idv.DocumentDefinition, side string, ly *layout, rs map[string
 		}
 		open = append(open, f)
 	}
+	if dates > 1 {
+		open = slices.DeleteFunc(open, func(f idv.FieldDef) bool { return f.Type == idv.FieldDate })
+	}
 	if len(open) == 0 {
 		return
 	}
@@ -68,9 +71,6 @@ func byPattern(d *idv.DocumentDefinition, side string, ly *layout, rs map[string
 			continue
 		}
 		for _, f := range open {
-			if f.Type == idv.FieldDate && dates > 1 {
-				continue
-			}
 			sub, v, ok := ly.fits(f, ly.makeCandidate(f, seg, 0))
 			if !ok || taken[v] || sub.conf < shapeConf || !plain(f, sub.text, v) || overlapsAny(sub.box, used) {
 				continue
@@ -160,62 +160,82 @@ func overlapsAny(b image.Rectangle, rs []fieldRead) bool {
 // given unless the lines there are exactly as many as the fields and
 // each fits its field.
 func byStack(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]fieldRead) {
-	var fs []idv.FieldDef
+	st := stacker{ly: ly, rs: rs}
 	for _, f := range d.Fields {
 		if f.Zone.Side == side && f.Fixed == "" && f.HasZone() {
-			fs = append(fs, f)
+			st.fs = append(st.fs, f)
 		}
 	}
+	fs := st.fs
 	sort.SliceStable(fs, func(a, b int) bool {
 		if fs[a].Zone.Y != fs[b].Zone.Y {
 			return fs[a].Zone.Y < fs[b].Zone.Y
 		}
 		return fs[a].Zone.X < fs[b].Zone.X
 	})
-	// A field read only from its zone or the words in it is open too:
-	// on a layout other than the definition's drawing those are guesses.
-	weak := func(r fieldRead) bool { return !r.valid || r.how == "zone" || r.how == "region" }
-	open := func(f idv.FieldDef) bool {
-		return weak(rs[f.Name]) && len(ly.hits[f.Name]) == 0 && f.Type != idv.FieldDate && max(f.Lines, 1) == 1 && !shaped(f)
-	}
-	// sameColumn: drawn at one left edge, within 5 % of the card (the
-	// definitions' zones of one column share their x exactly).
-	sameColumn := func(a, b idv.FieldDef) bool { return math.Abs(a.Zone.X-b.Zone.X) < 0.05 }
-	anchor := func(k int, col idv.FieldDef) (fieldRead, bool) {
-		if k < 0 || k >= len(fs) || !sameColumn(fs[k], col) {
-			return fieldRead{}, false
-		}
-		r := rs[fs[k].Name]
-		return r, !weak(r) && !r.box.Empty()
-	}
 	var used []fieldRead
 	for _, r := range rs {
-		if !weak(r) && !r.box.Empty() {
+		if !weakRead(r) && !r.box.Empty() {
 			used = append(used, r)
 		}
 	}
+	st.lines = ly.stackLines(used)
 	// First the columns between fields read, then what is left, each run
 	// of open fields in the definition's reading order (a grid of the
 	// definition printed as one column on another layout).
-	for _, anchored := range []bool{true, false} {
-		byStackPass(ly, fs, rs, used, anchored, open, sameColumn, anchor)
-	}
+	st.pass(true)
+	st.pass(false)
 }
 
-func byStackPass(ly *layout, fs []idv.FieldDef, rs map[string]fieldRead, used []fieldRead, anchored bool,
-	open func(idv.FieldDef) bool, sameColumn func(a, b idv.FieldDef) bool, anchor func(int, idv.FieldDef) (fieldRead, bool)) {
+// stacker is byStack's work on one side: the side's fields in the
+// definition's reading order, the reads so far, and the lines of print a
+// column may hold.
+type stacker struct {
+	ly    *layout
+	fs    []idv.FieldDef
+	rs    map[string]fieldRead
+	lines []candidate
+}
+
+// weakRead: not read, or read only from its zone or the words in it; on
+// a layout other than the definition's drawing those are guesses, and
+// the field is open to byStack.
+func weakRead(r fieldRead) bool { return !r.valid || r.how == "zone" || r.how == "region" }
+
+func (st *stacker) open(f idv.FieldDef) bool {
+	return weakRead(st.rs[f.Name]) && len(st.ly.hits[f.Name]) == 0 && f.Type != idv.FieldDate && max(f.Lines, 1) == 1 && !shaped(f)
+}
+
+// sameColumn: drawn at one left edge, within 5 % of the card (the
+// definitions' zones of one column share their x exactly).
+func sameColumn(a, b idv.FieldDef) bool { return math.Abs(a.Zone.X-b.Zone.X) < 0.05 }
+
+// anchor is the read of the k-th field when it is in col's column and
+// was read with a box by more than its zone.
+func (st *stacker) anchor(k int, col idv.FieldDef) (fieldRead, bool) {
+	if k < 0 || k >= len(st.fs) || !sameColumn(st.fs[k], col) {
+		return fieldRead{}, false
+	}
+	r := st.rs[st.fs[k].Name]
+	return r, !weakRead(r) && !r.box.Empty()
+}
+
+// pass gives out each run of open fields: between anchors of their
+// column when anchored, by a column of their own when not.
+func (st *stacker) pass(anchored bool) {
+	ly, fs := st.ly, st.fs
 	for i := 0; i < len(fs); {
-		if !open(fs[i]) {
+		if !st.open(fs[i]) {
 			i++
 			continue
 		}
 		j := i + 1
-		for j < len(fs) && open(fs[j]) && (!anchored || sameColumn(fs[j], fs[i])) {
+		for j < len(fs) && st.open(fs[j]) && (!anchored || sameColumn(fs[j], fs[i])) {
 			j++
 		}
 		run := fs[i:j]
-		above, hasAbove := anchor(i-1, fs[i])
-		below, hasBelow := anchor(j, fs[i])
+		above, hasAbove := st.anchor(i-1, fs[i])
+		below, hasBelow := st.anchor(j, fs[i])
 		i = j
 		var lines []candidate
 		if anchored && (hasAbove || hasBelow) {
@@ -230,7 +250,7 @@ func byStackPass(ly *layout, fs []idv.FieldDef, rs map[string]fieldRead, used []
 			if hasBelow {
 				bottom = below.box.Min.Y
 			}
-			for _, c := range ly.stackLines(run[0], used) {
+			for _, c := range st.lines {
 				if c.box.Min.Y >= top && c.box.Max.Y <= bottom && abs(c.box.Min.X-edge.Min.X) <= edge.Dy() {
 					lines = append(lines, c)
 				}
@@ -241,7 +261,7 @@ func byStackPass(ly *layout, fs []idv.FieldDef, rs map[string]fieldRead, used []
 			// many lines as the column has fields, three or more (the
 			// back of a card whose captions are all lost: district,
 			// division, location, sub-location).
-			lines = ly.oneColumn(ly.stackLines(run[0], used), len(run))
+			lines = ly.oneColumn(st.lines, len(run))
 		}
 		if len(lines) != len(run) {
 			continue
@@ -262,7 +282,7 @@ func byStackPass(ly *layout, fs []idv.FieldDef, rs map[string]fieldRead, used []
 			continue
 		}
 		for k, f := range run {
-			rs[f.Name] = reads[k]
+			st.rs[f.Name] = reads[k]
 		}
 	}
 }
@@ -271,7 +291,7 @@ func byStackPass(ly *layout, fs []idv.FieldDef, rs map[string]fieldRead, used []
 // run from each of its words on (a caption's remains before a value, a
 // light caption read as stray letters, are not the value's), every word
 // read surely, leaving out captions and values already read.
-func (ly *layout) stackLines(f idv.FieldDef, used []fieldRead) []candidate {
+func (ly *layout) stackLines(used []fieldRead) []candidate {
 	var out []candidate
 	for w := range ly.pg.words {
 		if ly.isClaimed(w) || ly.pg.words[w].light {
@@ -286,7 +306,9 @@ func (ly *layout) stackLines(f idv.FieldDef, used []fieldRead) []candidate {
 		for _, i := range seg[k:] {
 			sure = sure && ly.pg.words[i].conf >= shapeConf
 		}
-		c := ly.makeCandidate(f, seg[k:], 0)
+		// No field's zone ranks these: the column's fields each fit
+		// their line afterwards (fits).
+		c := ly.makeCandidate(idv.FieldDef{}, seg[k:], 0)
 		if !sure || ly.captionWords(c.text) || overlapsAny(c.box, used) {
 			continue
 		}
