@@ -222,17 +222,26 @@ func (r *run) eachSynthSample(ctx context.Context, l *Level,
 	if err != nil {
 		return err
 	}
+	return r.eachIndex(ctx, func(idx, di int, def *idv.DocumentDefinition) error {
+		smp, err := gen.Sample(ctx, idx)
+		if err != nil {
+			return err
+		}
+		return f(idx, di, def, smp)
+	})
+}
+
+// eachIndex calls f for N samples of every definition, sample idx =
+// i*len(defs)+di being of defs[di], the order both synthetic corpora are
+// rendered and scored in; it stops at ctx's end.
+func (r *run) eachIndex(ctx context.Context, f func(idx, di int, def *idv.DocumentDefinition) error) error {
+	defs := r.Definitions
 	for i := 0; i < r.N; i++ {
 		for di, def := range defs {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			idx := i*len(defs) + di
-			smp, err := gen.Sample(ctx, idx)
-			if err != nil {
-				return err
-			}
-			if err := f(idx, di, def, smp); err != nil {
+			if err := f(i*len(defs)+di, di, def); err != nil {
 				return err
 			}
 		}
@@ -258,39 +267,33 @@ func (r *run) html(ctx context.Context, l *Level) error {
 		return err
 	}
 	defer gen.Close()
-	for i := 0; i < r.N; i++ {
-		for di, def := range defs {
-			if err := ctx.Err(); err != nil {
+	return r.eachIndex(ctx, func(idx, di int, def *idv.DocumentDefinition) error {
+		smp, err := gen.Sample(ctx, idx)
+		if err != nil {
+			return err
+		}
+		captures := map[string][]byte{idv.SlotFront: smp.Front}
+		corners := map[string]*[4][2]float64{"front": &smp.Truth.Capture["front"].Corners}
+		if def.HasSide("back") {
+			captures[idv.SlotBack] = smp.Back
+			corners["back"] = &smp.Truth.Capture["back"].Corners
+		}
+		name := fmt.Sprintf("%s/html-%s/%s#%d", l.Level, r.Style, def.Config, idx)
+		ex, ok, err := r.readCard(ctx, name, def, captures, smp.Truth.Printed, corners, &l.Tallies[di])
+		if err != nil {
+			return err
+		}
+		if !ok && r.Out != "" {
+			dir := filepath.Join(r.Out, fmt.Sprintf("%s-html-%s-%s-%d", l.Level, r.Style, def.Config, idx))
+			if err := smp.WriteDir(dir); err != nil {
 				return err
 			}
-			idx := i*len(defs) + di
-			smp, err := gen.Sample(ctx, idx)
-			if err != nil {
+			if err := dumpRectified(dir, ex); err != nil {
 				return err
-			}
-			captures := map[string][]byte{idv.SlotFront: smp.Front}
-			corners := map[string]*[4][2]float64{"front": &smp.Truth.Capture["front"].Corners}
-			if def.HasSide("back") {
-				captures[idv.SlotBack] = smp.Back
-				corners["back"] = &smp.Truth.Capture["back"].Corners
-			}
-			name := fmt.Sprintf("%s/html-%s/%s#%d", l.Level, r.Style, def.Config, idx)
-			ex, ok, err := r.readCard(ctx, name, def, captures, smp.Truth.Printed, corners, &l.Tallies[di])
-			if err != nil {
-				return err
-			}
-			if !ok && r.Out != "" {
-				dir := filepath.Join(r.Out, fmt.Sprintf("%s-html-%s-%s-%d", l.Level, r.Style, def.Config, idx))
-				if err := smp.WriteDir(dir); err != nil {
-					return err
-				}
-				if err := dumpRectified(dir, ex); err != nil {
-					return err
-				}
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // cardtest reads N cardtest renders of every definition.
