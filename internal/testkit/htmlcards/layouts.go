@@ -43,8 +43,6 @@ func layout(s Style, d *idv.DocumentDefinition, side string, lang []string) (sid
 	var bl []blk
 	W, H := id1W, id1H
 	front := side == "front"
-	headline := func(en string) string { return en }
-	_ = headline
 	switch s {
 	case Dev:
 		switch d.Config {
