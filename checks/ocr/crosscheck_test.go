@@ -71,3 +71,32 @@ func TestAgreementPiece(t *testing.T) {
 		}
 	}
 }
+
+// The date of issue given out by the order of a blurred page's dates is
+// kept only when the dates the MRZ carries came out where the MRZ says.
+func TestOrderConfirmed(t *testing.T) {
+	d, ok := docdefs.Default().Definition("generic_passport")
+	if !ok {
+		t.Fatal("no generic_passport")
+	}
+	mrz := &idv.MRZData{Format: "TD3", DateOfBirth: "1970-08-27", DateOfExpiry: "2028-02-20", AllChecksPass: true}
+	byOrder := func(dob, issue, expiry string) map[string]fieldRead {
+		return map[string]fieldRead{"date_of_birth": {value: dob, valid: true, how: "chronology"},
+			"date_of_issue": {value: issue, valid: true, how: "chronology"}, "date_of_expiry": {value: expiry, valid: true, how: "chronology"}}
+	}
+	cases := []struct {
+		name string
+		rs   map[string]fieldRead
+		want bool
+	}{
+		{"birth and expiry as in the MRZ", byOrder("27.08.1970", "21.02.2018", "20.02.2028"), true},
+		{"expiry not the MRZ's", byOrder("27.08.1970", "20.02.2028", "21.02.2030"), false},
+		{"only dates the MRZ carries", map[string]fieldRead{"date_of_birth": {value: "27.08.1970", valid: true}}, false},
+		{"nothing given out", nil, false},
+	}
+	for _, tc := range cases {
+		if got := orderConfirmed(d, mrz, tc.rs); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -53,6 +54,12 @@ func precise(f idv.FieldDef) bool {
 // value is discarded. Clean print reads at 85 to 96; noise that passes a
 // free-text pattern reads well under 50.
 const minConfidence = 55
+
+// blindConf is the confidence a reading of a place with no word of the
+// page reading needs (blindCandidates): on tuning seed 12 (columns, base,
+// flow, type; easy and medium) such reads that were values read 82 and
+// more, nearly all 99 or 100; artwork under a caption read as A TS, 56.
+const blindConf = 75
 
 // mrzLikeness (0..1) is how much text looks like the MRZ of d: the right
 // number of lines of about the right length, with fillers.
@@ -116,9 +123,26 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 	// values found next to their captions: for a generic definition these
 	// are the issuer's print, read where it is, whatever the ICAO order.
 	captioned := map[string]map[string]fieldRead{}
+	// dated holds, per such side, the dates given out by their order
+	// (datesByOrder): kept only where the trusted MRZ confirms the order.
+	dated := map[string]map[string]fieldRead{}
 	vouched := false
 	shows := map[string]bool{} // the side shows half its captions or more
-	for _, side := range sides {
+	// A side read before the side that vouched for the document, that
+	// neither showed its captions nor was known, is read again once
+	// vouched for (a front whose faint captions were all lost, before a
+	// back that shows its own): its zones, shapes and columns then count.
+	order := slices.Clone(sides)
+	var pending []string
+	again := map[string]bool{}
+	for n := 0; n < len(order); n++ {
+		side := order[n]
+		if again[side] {
+			unmatched = slices.DeleteFunc(unmatched, func(s string) bool { return s == side })
+			foreign = slices.DeleteFunc(foreign, func(s string) bool { return s == side })
+			delete(captioned, side)
+			delete(dated, side)
+		}
 		card := cards[side]
 		settled := card.UprightMargin >= uprightDoubt
 		mrzSettled := false
@@ -254,14 +278,35 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 					}
 					captioned[side][n] = r
 				}
+				if r.valid && r.how == "chronology" {
+					if dated[side] == nil {
+						dated[side] = map[string]fieldRead{}
+					}
+					dated[side][n] = r
+				}
 			}
 			if ly.foreign() {
 				foreign = append(foreign, side)
+			}
+			if !ly.known() && !again[side] {
+				pending = append(pending, side)
+			}
+			if n == len(order)-1 && vouched && len(pending) > 0 {
+				for _, p := range pending {
+					again[p] = true
+				}
+				order, pending = append(order, pending...), nil
 			}
 			continue
 		}
 		for n, r := range rs {
 			reads[n] = r
+		}
+		if n == len(order)-1 && vouched && len(pending) > 0 {
+			for _, p := range pending {
+				again[p] = true
+			}
+			order, pending = append(order, pending...), nil
 		}
 	}
 	ex.Cards = cards
@@ -286,6 +331,13 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 			// trusted MRZ.
 			for n, r := range captioned[side] {
 				reads[n] = r
+			}
+			if orderConfirmed(d, mrz, dated[side]) {
+				for n, r := range dated[side] {
+					if _, ok := reads[n]; !ok {
+						reads[n] = r
+					}
+				}
 			}
 			if len(captioned[side]) == 0 {
 				ex.Reasons = appendUnique(ex.Reasons, side+"_layout_unmatched")
@@ -411,6 +463,26 @@ func mrzTrusted(d *idv.DocumentDefinition, m *idv.MRZData) bool {
 	return m != nil && m.AllChecksPass && d.MRZ != nil && m.Format == d.MRZ.Format
 }
 
+// orderConfirmed: the dates a side gave out by their order include one
+// the MRZ carries (birth, expiry), and every such date is the MRZ's. The
+// order that put those where the MRZ says is then the print's, and the
+// date it gave the field the MRZ lacks (the date of issue) is read, even
+// where the side's captions were too blurred to read.
+func orderConfirmed(d *idv.DocumentDefinition, m *idv.MRZData, rs map[string]fieldRead) bool {
+	n := 0
+	for _, f := range d.Fields {
+		r, ok := rs[f.Name]
+		if !ok || f.MRZ == "" {
+			continue
+		}
+		if r.value != MRZValue(m, f.MRZ) {
+			return false
+		}
+		n++
+	}
+	return n > 0 && n < len(rs)
+}
+
 func round3(v float64) float64 { return float64(int(v*1000+0.5)) / 1000 }
 
 // sideCredible: at least half the side's fields were read and valid.
@@ -522,17 +594,26 @@ func (k *Check) readFields(ctx context.Context, d *idv.DocumentDefinition, side 
 func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Card, ly *layout) (fieldRead, error) {
 	cands := ly.valueCandidates(f)
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score < cands[j].score })
-	var last fieldRead
+	var last, blind fieldRead
 	for _, c := range cands {
 		if len(c.words) == 0 {
 			// A place a caption points to where the page found no word.
+			// Every such place is read, and the surer reading taken: the
+			// one under a caption may hold artwork read as letters (A TS
+			// at 56 under Nationality) when the value is right of it.
 			r, err := k.readBox(ctx, f, card, c.box, 1)
 			if err != nil {
 				return fieldRead{}, err
 			}
 			r.box, r.label, r.how = c.box, c.label, c.how
+			if r.conf < blindConf {
+				r.valid, r.value = false, ""
+			}
 			if ly.accepts(r) {
-				return r, nil
+				if !blind.valid || r.conf > blind.conf {
+					blind = r
+				}
+				continue
 			}
 			if last.raw == "" {
 				last = r
@@ -550,12 +631,15 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 				c = lp
 			}
 		}
-		if over || prose(c.text) || ly.captionLike(c.text) || ly.captionSized(c) {
-			continue
-		}
 		sub, v, ok := ly.fits(f, c)
 		if !ok {
 			sub = c
+		}
+		// Prose is told on the run that fits: a date's line may run on
+		// into the next caption, garbled in lower case (05 03 2024 oxre
+		// or exewy 04 03 2029).
+		if over || prose(sub.text) || ly.captionLike(c.text) || ly.captionSized(f, c) {
+			continue
 		}
 		// The page reading may have kept only part of the value: when
 		// its ink runs on past the words, the whole run is read first.
@@ -598,6 +682,9 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 				box: sub.box, label: sub.label, how: sub.how}, nil
 		}
 		last = r
+	}
+	if blind.valid {
+		return blind, nil
 	}
 	if ly.regionPrior(f) && !ly.captionIn(valueZone(f.Zone)) {
 		r, err := k.readField(ctx, f, card)

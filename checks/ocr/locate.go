@@ -193,7 +193,10 @@ func newLayout(pg *page, d *idv.DocumentDefinition, side string) *layout {
 				continue
 			}
 			ly.titles++
-			if pg.words[i].box.Max.Y <= pg.h/5 {
+			// A keyword that is also a caption of the side (DIVISION on
+			// a Kenyan ID's back) names the document and is claimed as
+			// the field's caption, not as a title, wherever it stands.
+			if pg.words[i].box.Max.Y <= pg.h/5 && !slices.Contains(ly.captionKeys, k) {
 				all = append(all, labelHit{field: "", words: idx, key: k})
 			}
 		}
@@ -248,8 +251,12 @@ func newLayout(pg *page, d *idv.DocumentDefinition, side string) *layout {
 // and more on every document of the synth corpus and the specimens
 // looked at; 1.1 leaves room for tesseract's box heights, which vary by
 // a few pixels with the letters in a word.
-func (ly *layout) captionSized(c candidate) bool {
-	if ly.captionH == 0 || len(c.words) == 0 || strings.ContainsAny(c.text, "0123456789") {
+func (ly *layout) captionSized(f idv.FieldDef, c candidate) bool {
+	// Digits say a number or a date, unless the field holds none: then
+	// they are letters misread (PRENOMS of GIVEN NAMES/PRENOMS read
+	// S9RE EONS, right of the caption).
+	numeric := f.Charset == "" || strings.ContainsAny(f.Charset, "0123456789")
+	if ly.captionH == 0 || len(c.words) == 0 || numeric && strings.ContainsAny(c.text, "0123456789") {
 		return false
 	}
 	sure := true
@@ -297,17 +304,32 @@ func (ly *layout) largestPrint(f idv.FieldDef, c candidate) candidate {
 			top = max(top, h)
 		}
 	}
+	// The longest stretch; found by the region prior, the one nearest the
+	// zone: a line may run through two fields' values and the caption
+	// between them (04 DEC 1966, Country of Birth garbled, RSA).
 	best, run := []int(nil), []int(nil)
-	for _, w := range c.words {
-		if h := ly.pg.words[w].box.Dy(); 3*h >= 2*top && h <= 3*med {
-			run = append(run, w)
-			if len(run) > len(best) {
-				best = append([]int(nil), run...)
+	bestD := math.Inf(1)
+	keep := func() {
+		if len(run) == 0 {
+			return
+		}
+		if c.how == "region" {
+			if d := ly.makeCandidate(f, run, 0).score; d < bestD {
+				best, bestD = run, d
 			}
-			continue
+		} else if len(run) > len(best) {
+			best = run
 		}
 		run = nil
 	}
+	for _, w := range c.words {
+		if h := ly.pg.words[w].box.Dy(); 3*h >= 2*top && h <= 3*med {
+			run = append(run, w)
+			continue
+		}
+		keep()
+	}
+	keep()
 	if len(best) == len(c.words) {
 		return c
 	}
@@ -608,32 +630,42 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 			// middle within the caption's height, widened by half of it: a
 			// larger value shares the caption's baseline, not its middle).
 			// Another caption of the field is passed over; a caption of
-			// another field ends the search.
-			var right []int
-			for i, w := range words {
-				cy := float64(w.box.Min.Y+w.box.Max.Y) / 2
-				if cy < float64(h.box.Min.Y)-hl/2 || cy > float64(h.box.Max.Y)+hl/2 || w.box.Min.X < h.box.Max.X-int(hl/2) ||
-					ly.inHit(i, h) || float64(w.box.Min.X-h.box.Max.X) > 0.45*float64(ly.pg.w) {
-					continue
-				}
-				right = append(right, i)
-			}
-			sort.Slice(right, func(a, b int) bool { return words[right[a]].box.Min.X < words[right[b]].box.Min.X })
-			for _, i := range right {
-				if owner, ok := ly.claimed[i]; ok {
-					if owner == f.Name {
+			// another field ends the search. A caption set on several
+			// lines (NUMERO DEL / DOCUMENTO / DOCUMENT NO) has its value
+			// right of any of them: its lines above the one matched are
+			// searched in turn, each half a height further in rank.
+			rows := append([]image.Rectangle{h.box}, ly.captionRowsAbove(h)...)
+		rows:
+			for k, row := range rows {
+				var right []int
+				for i, w := range words {
+					cy := float64(w.box.Min.Y+w.box.Max.Y) / 2
+					if cy < float64(row.Min.Y)-hl/2 || cy > float64(row.Max.Y)+hl/2 || w.box.Min.X < row.Max.X-int(hl/2) ||
+						ly.inHit(i, h) || float64(w.box.Min.X-row.Max.X) > 0.45*float64(ly.pg.w) {
 						continue
 					}
-					break
+					right = append(right, i)
 				}
-				seg := ly.segment(i)
-				if ly.headOfCaption(f, seg) {
-					break
+				sort.Slice(right, func(a, b int) bool { return words[right[a]].box.Min.X < words[right[b]].box.Min.X })
+				for _, i := range right {
+					if mark(words[i], hl) || captionRest(words[i], row) {
+						continue
+					}
+					if owner, ok := ly.claimed[i]; ok {
+						if owner == f.Name {
+							continue
+						}
+						break
+					}
+					seg := ly.spacedDate(f, ly.segment(i))
+					if ly.headOfCaption(f, seg) {
+						break
+					}
+					c := ly.makeCandidate(f, seg, float64(max(0, words[i].box.Min.X-row.Max.X))/hl+0.5*float64(k))
+					c.label, c.how = h.box, h.how()
+					out = append(out, c)
+					break rows
 				}
-				c := ly.makeCandidate(f, seg, float64(max(0, words[i].box.Min.X-h.box.Max.X))/hl)
-				c.label, c.how = h.box, h.how()
-				out = append(out, c)
-				break
 			}
 		}
 		if f.Value != idv.ValueRight {
@@ -657,7 +689,7 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 			done := map[int]bool{}
 			for _, i := range below {
 				w := words[i]
-				if done[i] {
+				if done[i] || mark(w, hl) {
 					continue
 				}
 				if dy := w.box.Min.Y - top; float64(dy) > 2.5*math.Max(hl, float64(w.box.Dy())) {
@@ -679,6 +711,16 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 					continue
 				}
 				seg := ly.columnCut(ly.segment(i), h)
+				// Words of the run that end left of the search's margin,
+				// under another field's caption, are the column to the
+				// left, run on through a mark between them (08 01 2025, a
+				// stray mark, 07 01 2030 under DATE OF EXPIRY). Under no
+				// caption they may be the value's start under the
+				// caption's other language (01 of 01 JAN 1976 under the
+				// Chinese of Date of birth).
+				for len(seg) > 1 && words[seg[0]].box.Max.X < x0 && ly.underCaptionOf(words[seg[0]].box, f.Name) {
+					seg = seg[1:]
+				}
 				if prose(ly.textOf(seg)) {
 					for _, s := range seg {
 						done[s] = true
@@ -689,6 +731,7 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 				for n := 1; n < max(f.Lines, 1); n++ {
 					seg = append(seg, ly.lineBelow(seg)...)
 				}
+				seg = ly.columnCut(ly.spacedDate(f, seg), h)
 				c := ly.makeCandidate(f, seg, math.Max(0, float64(w.box.Min.Y-h.box.Max.Y))/hl)
 				c.label, c.how = h.box, h.how()
 				out = append(out, c)
@@ -709,6 +752,15 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 				c.score += blindRank
 				out = append(out, c)
 			}
+		}
+	}
+	for k := range out {
+		// A run with no letter or digit is a glyph read as punctuation
+		// at best (the M of a sex read "): tried after every run of
+		// letters or digits found for the field (a mark at the photo's
+		// edge under SURNAME: ranked before BYARUHANGA right of it).
+		if len(out[k].words) > 0 && !hasAlnum(out[k].text) {
+			out[k].score += blindRank / 2
 		}
 	}
 	if ly.regionPrior(f) {
@@ -738,6 +790,125 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 	}
 	return out
 }
+
+// mark: a word that is no print of a value, which is set at least as
+// large as its caption (hl its height): under a third of that, or
+// smaller than it and holding no letter or digit. A dot of the artwork
+// or dust the page reading boxed as a word (a 3-pixel © before
+// JINSIA/SEX, taken for the line under the caption, hid MALE; a | left
+// of DATE OF ISSUE hid the date under it) is passed over; a value's
+// glyph read as punctuation (the M of a sex read ") is not.
+func mark(w word, hl float64) bool {
+	h := float64(w.box.Dy())
+	return 3*h < hl || h < hl && !hasAlnum(w.text)
+}
+
+func hasAlnum(t string) bool {
+	return strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+}
+
+// captionRest: the word right after a caption is the rest of the
+// caption's last word, which the page reading split off (ly of County
+// read Count ly, 8 pixels after a caption 8 pixels tall): in lower case,
+// no taller than the caption by a third, and within 1.2 of its height
+// (a word space is 0.4 to 0.7; another caption set beside it stands
+// further off). A value is printed larger, in capitals or capitalised.
+func captionRest(w word, caption image.Rectangle) bool {
+	hl := float64(caption.Dy())
+	return float64(w.box.Min.X-caption.Max.X) <= 1.2*hl && float64(w.box.Dy()) <= 1.33*hl && prose(w.text) &&
+		!strings.ContainsAny(w.text, "0123456789")
+}
+
+// underCaptionOf: a caption of a field other than name stands over r,
+// overlapping it across, within three of its heights above.
+func (ly *layout) underCaptionOf(r image.Rectangle, name string) bool {
+	for f, hs := range ly.hits {
+		if f == name {
+			continue
+		}
+		for _, h := range hs {
+			if h.box.Max.Y <= r.Min.Y && r.Min.Y-h.box.Max.Y <= 3*h.box.Dy() && h.box.Min.X < r.Max.X && r.Min.X < h.box.Max.X {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// captionRowsAbove returns the lines of h's caption above the line
+// matched, nearest first, two at most: print of the caption's size (within
+// a third), starting within a height of the caption's left edge and no
+// further right than its end, set closer above than half a height (the
+// lines of one caption are set tight; the next field's row stands a
+// value's height off), and no other field's caption.
+func (ly *layout) captionRowsAbove(h labelHit) []image.Rectangle {
+	hl := h.box.Dy()
+	x := ly.captionStart(h)
+	top := h.box.Min.Y
+	var rows []image.Rectangle
+	for n := 0; n < 2; n++ {
+		var row image.Rectangle
+		for i, w := range ly.pg.words {
+			b := w.box
+			if owner, ok := ly.claimed[i]; ok && owner != h.field {
+				continue
+			}
+			r := float64(b.Dy()) / float64(hl)
+			if b.Max.Y > top+hl/4 || 2*(top-b.Max.Y) > hl || r < 0.75 || r > 1.33 || b.Min.X < x-hl || b.Min.X > h.box.Max.X {
+				continue
+			}
+			row = row.Union(b)
+		}
+		if row.Empty() {
+			break
+		}
+		rows = append(rows, row)
+		top = row.Min.Y
+	}
+	return rows
+}
+
+// spacedDate runs a date's words on past a wide gap: a date set in
+// spaced-out monospaced print (21  FEB  2018) leaves its parts about one
+// and a half heights apart, at the edge of wordGap. When the run is no
+// date, the next words on its line within dateGap heights, two at most,
+// are taken while that makes it one.
+func (ly *layout) spacedDate(f idv.FieldDef, seg []int) []int {
+	if f.Type != idv.FieldDate || len(seg) == 0 {
+		return seg
+	}
+	if _, ok := Normalize(f, ly.textOf(seg)); ok {
+		return seg
+	}
+	out := slices.Clone(seg)
+	for n := 0; n < 2; n++ {
+		last := ly.pg.words[out[len(out)-1]]
+		next := -1
+		for j, b := range ly.pg.words {
+			g := b.box.Min.X - last.box.Max.X
+			if slices.Contains(out, j) || ly.isClaimed(j) || g < 0 || !sameLine(last.box, b.box) ||
+				float64(g) > dateGap*float64(max(last.box.Dy(), b.box.Dy())) {
+				continue
+			}
+			if next < 0 || b.box.Min.X < ly.pg.words[next].box.Min.X {
+				next = j
+			}
+		}
+		if next < 0 {
+			return seg
+		}
+		out = append(out, next)
+		if _, ok := Normalize(f, ly.textOf(out)); ok {
+			return out
+		}
+	}
+	return seg
+}
+
+// dateGap is the widest gap between a spaced date's parts, in heights:
+// 1.5 on the synth passports' OCR-B dates; two fields on one line stand
+// three heights apart and more.
+const dateGap = 2.2
 
 // byLine orders words top line first and, within a line, nearest x
 // first. A line is the words whose extents overlap its first word's
@@ -929,9 +1100,17 @@ func (ly *layout) makeCandidate(f idv.FieldDef, seg []int, dist float64) candida
 	if f.HasZone() && !c.box.Empty() {
 		// The zone prior: a value far from where the definition draws it
 		// ranks after a nearer one, one caption height per 10 % of the card.
-		zx, zy := (f.Zone.X+f.Zone.W/2)*float64(ly.pg.w), (f.Zone.Y+f.Zone.H/2)*float64(ly.pg.h)
-		cx, cy := float64(c.box.Min.X+c.box.Max.X)/2, float64(c.box.Min.Y+c.box.Max.Y)/2
-		c.score += math.Hypot((cx-zx)/float64(ly.pg.w), (cy-zy)/float64(ly.pg.h)) / 0.1
+		// Across, from the zone's left edge, where a value starts: a
+		// zone is drawn as wide as the longest value, and a short one
+		// (TUMWINE) starts at its left, not at its middle, where
+		// artwork read as letters may lie.
+		// Standing in the zone counts more than where in it: a date
+		// beside a country's zone starts as near its left edge as the
+		// country printed in it (04 DEC 1966 and RSA).
+		zx, zy := f.Zone.X*float64(ly.pg.w), (f.Zone.Y+f.Zone.H/2)*float64(ly.pg.h)
+		cx, cy := float64(c.box.Min.X), float64(c.box.Min.Y+c.box.Max.Y)/2
+		out := math.Max(0, cx-(f.Zone.X+f.Zone.W)*float64(ly.pg.w)) + math.Max(0, zx-cx)
+		c.score += math.Hypot((out+math.Abs(cx-zx)/4)/float64(ly.pg.w), (cy-zy)/float64(ly.pg.h)) / 0.1
 	}
 	return c
 }
@@ -942,18 +1121,73 @@ func (ly *layout) makeCandidate(f idv.FieldDef, seg []int, dist float64) candida
 func (ly *layout) fits(f idv.FieldDef, c candidate) (candidate, string, bool) {
 	n := len(c.words)
 	for size := n; size >= 1; size-- {
+		var best candidate
+		var bestV string
+		bestD := math.Inf(1)
 		for s := 0; s+size <= n; s++ {
-			if ly.captionPiece(ly.pg.words[c.words[s]].text) {
+			if ly.captionPiece(ly.pg.words[c.words[s]].text) || foreignEnd(f, ly.pg.words[c.words[s]].text) ||
+				foreignEnd(f, ly.pg.words[c.words[s+size-1]].text) {
 				continue
 			}
-			sub := ly.makeCandidate(f, c.words[s:s+size], c.score)
+			sub := ly.makeCandidate(f, c.words[s:s+size], 0)
+			d := sub.score
 			sub.score, sub.label, sub.how = c.score, c.label, c.how
-			if v, ok := Normalize(f, sub.text); ok {
-				return sub, v, true
+			v, ok := Normalize(f, sub.text)
+			if !ok {
+				continue
 			}
+			if c.how != "region" {
+				return ly.trimRun(f, sub, v), v, true
+			}
+			// Found by the region prior, a line may run through other
+			// fields' print (04 DEC 1966, its garbled caption, RSA): of
+			// the runs that fit, the one nearest the zone.
+			if d < bestD {
+				best, bestV, bestD = sub, v, d
+			}
+		}
+		if bestD < math.Inf(1) {
+			return ly.trimRun(f, best, bestV), bestV, true
 		}
 	}
 	return c, "", false
+}
+
+// trimRun leaves out the words at either end of a run that its value
+// does not need: a date read out of a line that runs on through the next
+// caption and value (04 DEC 1966 Country of Birth RSA) is the date's
+// words only, so its box is not taken for the print of the fields beside
+// it (oneOwner).
+func (ly *layout) trimRun(f idv.FieldDef, c candidate, v string) candidate {
+	same := func(ws []int) bool {
+		if len(ws) == 0 {
+			return false
+		}
+		u, ok := Normalize(f, ly.textOf(ws))
+		return ok && u == v
+	}
+	ws := c.words
+	for len(ws) > 1 && same(ws[:len(ws)-1]) {
+		ws = ws[:len(ws)-1]
+	}
+	for len(ws) > 1 && same(ws[1:]) {
+		ws = ws[1:]
+	}
+	if len(ws) == len(c.words) {
+		return c
+	}
+	out := ly.makeCandidate(f, ws, 0)
+	out.score, out.label, out.how = c.score, c.label, c.how
+	return out
+}
+
+// foreignEnd: the word has no character of the field's set (1966 for a
+// country's letters): a run that starts or ends with it is not the
+// value, which the run without it may be (the set's filter would have
+// made DEC of 04 DEC 1966).
+func foreignEnd(f idv.FieldDef, w string) bool {
+	cs := charsetOf(f)
+	return cs != "" && !strings.ContainsAny(strings.ToUpper(w), cs)
 }
 
 // captionPiece: a word is part of one of the side's captions, as the

@@ -2,6 +2,7 @@ package ocr
 
 import (
 	"image"
+	"sort"
 	"testing"
 
 	"github.com/tambua/tambua/idv"
@@ -20,8 +21,16 @@ func testDef(fields ...idv.FieldDef) *idv.DocumentDefinition {
 		Keywords: map[string][]string{"front": {"REPUBLIC OF TESTLAND"}}}
 }
 
+// titled gives d's front the keywords kws.
+func titled(d *idv.DocumentDefinition, kws ...string) *idv.DocumentDefinition {
+	d.Keywords = map[string][]string{"front": kws}
+	return d
+}
+
 var (
 	dobField  = idv.FieldDef{Name: "date_of_birth", Label: "DATE OF BIRTH", Labels: []string{"Date de naissance"}, Type: idv.FieldDate, Pattern: `^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$`}
+	docField  = idv.FieldDef{Name: "document_number", Label: "DOCUMENT NO", Type: idv.FieldText, Charset: "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", Pattern: `^[A-Z0-9]{4,14}$`}
+	expField  = idv.FieldDef{Name: "date_of_expiry", Label: "DATE OF EXPIRY", Type: idv.FieldDate, Pattern: `^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$`}
 	sexField  = idv.FieldDef{Name: "sex", Label: "SEX", Type: idv.FieldSex, Format: "word", Pattern: `^[MF]$`}
 	nameField = idv.FieldDef{Name: "surname", Label: "SURNAME", Type: idv.FieldText, Charset: "ABCDEFGHIJKLMNOPQRSTUVWXYZ '-", Pattern: `^[A-Z][A-Z '-]{1,30}$`}
 	cty       = idv.FieldDef{Name: "county", Label: "COUNTY", Type: idv.FieldText, Charset: "ABCDEFGHIJKLMNOPQRSTUVWXYZ", Pattern: `^[A-Z]{3,20}$`}
@@ -86,6 +95,31 @@ func TestLayoutFindsValuesByCaption(t *testing.T) {
 		{"an exact caption is its own field", testDef(cty, subCty), []word{
 			w("COUNTY", 500, 100, 14), w("KASANGATI", 500, 125, 28),
 		}, map[string]string{"county": "KASANGATI", "sub_county": ""}},
+		{"a speck between the caption and its value", testDef(sexField), []word{
+			w("SEX", 500, 100, 14), {box: image.Rect(495, 116, 498, 119), text: "©", conf: 31}, w("MALE", 500, 125, 28),
+		}, map[string]string{"sex": "M"}},
+		{"a bar left of the caption's start", testDef(dobField), []word{
+			{box: image.Rect(95, 118, 99, 126), text: "|", conf: 57}, w("DATE", 100, 100, 14), w("OF", 150, 100, 14), w("BIRTH", 180, 100, 14),
+			w("08.04.2025", 100, 130, 28),
+		}, map[string]string{"date_of_birth": "08.04.2025"}},
+		{"the caption's last letters split off", testDef(cty), []word{
+			w("Count", 500, 100, 14), w("ly", 552, 102, 12), w("KOOKI", 620, 96, 20),
+		}, map[string]string{"county": "KOOKI"}},
+		{"a keyword that is a caption, in the title band", titled(testDef(cty), "COUNTY"), []word{
+			w("COUNTV", 500, 60, 14), w("KASANGATI", 500, 85, 28),
+		}, map[string]string{"county": "KASANGATI"}},
+		{"the date left of the column, run on through a mark", testDef(dobField, expField), []word{
+			w("DATE", 100, 100, 14), w("OF", 150, 100, 14), w("BIRTH", 180, 100, 14),
+			w("DATE", 420, 100, 14), w("OF", 470, 100, 14), w("EXPIRY", 500, 100, 14),
+			w("08.01.2025", 100, 125, 28), {box: image.Rect(272, 118, 400, 158), text: "Y", conf: 83}, w("07.01.2030", 420, 125, 28),
+		}, map[string]string{"date_of_birth": "08.01.2025", "date_of_expiry": "07.01.2030"}},
+		{"a caption on three lines, its value right of the first", testDef(docField), []word{
+			w("NUMERO", 100, 100, 14), w("DEL", 160, 100, 14), w("DOCUMENTO", 100, 117, 14), w("/", 190, 117, 14),
+			w("DOCUMENT", 100, 134, 14), w("NO", 180, 134, 14), w("GS0012476", 300, 94, 26),
+		}, map[string]string{"document_number": "GS0012476"}},
+		{"the row above is another field's, a value's height off", testDef(docField), []word{
+			w("Sumame", 100, 100, 14), w("MARTIN", 300, 96, 24), w("DOCUMENT", 100, 140, 14), w("NO", 180, 140, 14),
+		}, map[string]string{"document_number": ""}},
 		{"prose is no value", testDef(nameField), []word{
 			w("SURNAME", 100, 100, 14), w("visibles", 220, 100, 14), w("selon", 300, 100, 14),
 		}, map[string]string{"surname": ""}},
@@ -212,5 +246,69 @@ func TestTightGapAndLargestPrint(t *testing.T) {
 	}
 	if got := ly.largestPrint(nameField, ly.makeCandidate(nameField, []int{2, 3}, 0)).text; got != "KOFI JOHAN" {
 		t.Errorf("largestPrint = %q, want KOFI JOHAN", got)
+	}
+}
+
+// A line that runs through two fields' print (a date, the next caption
+// garbled, a country) gives each field its own words only.
+func TestFitsTakesTheValueOnly(t *testing.T) {
+	def := builtin(t, "south_africa_id")
+	dob, _ := def.Field("date_of_birth")
+	country, _ := def.Field("country_of_birth")
+	words := []word{w("04", 481, 470, 26), w("DEC", 510, 470, 26), w("1966", 560, 470, 26), w("comycrmen", 690, 478, 18), w("RSA", 858, 470, 26)}
+	ly := knownLayout(def, "front", words)
+	line := ly.makeCandidate(dob, []int{0, 1, 2, 3, 4}, 0)
+	sub, v, ok := ly.fits(dob, line)
+	if !ok || v != "04.12.1966" || sub.text != "04 DEC 1966" {
+		t.Errorf("date: %q from %q, want 04.12.1966 from its own words", v, sub.text)
+	}
+	line.how = "region"
+	sub, v, ok = ly.fits(country, line)
+	if !ok || v != "RSA" || sub.text != "RSA" {
+		t.Errorf("country: %q from %q, want RSA (not DEC with the digits dropped)", v, sub.text)
+	}
+	// A short value starts at its zone's left edge: nearer it than
+	// artwork read as letters in the zone's middle.
+	name := nameField
+	name.Zone = idv.Zone{X: 0.34, Y: 0.19, W: 0.62, H: 0.065}
+	ly = newLayout(&page{words: []word{w("TUMWINE", 351, 132, 26), w("PB", 720, 140, 30)}, w: 1000, h: 640}, testDef(name), "front")
+	if a, b := ly.makeCandidate(name, []int{0}, 0), ly.makeCandidate(name, []int{1}, 0); a.score >= b.score {
+		t.Errorf("zone prior: TUMWINE %.2f, PB %.2f; want TUMWINE nearer", a.score, b.score)
+	}
+}
+
+// A mark read as punctuation under a caption is tried after the value
+// right of it (it may be a glyph read as punctuation, so it stays a
+// candidate).
+func TestPunctuationRanksLast(t *testing.T) {
+	def := testDef(nameField)
+	words := []word{w("SURNAME:", 100, 100, 14), {box: image.Rect(90, 118, 110, 138), text: "%.", conf: 40}, w("BYARUHANGA", 220, 96, 22)}
+	ly := newLayout(&page{words: words, w: 1000, h: 640}, def, "front")
+	cands := ly.valueCandidates(nameField)
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score < cands[j].score })
+	if len(cands) != 2 || cands[0].text != "BYARUHANGA" || cands[1].text != "%." {
+		t.Errorf("candidates %+v, want BYARUHANGA then %%.", cands)
+	}
+}
+
+// A date in spaced-out print is read whole; a word further off on its
+// line is not taken into it.
+func TestSpacedDate(t *testing.T) {
+	def := builtin(t, "generic_passport")
+	f, _ := def.Field("date_of_issue")
+	cases := []struct {
+		name  string
+		words []word
+		want  string
+	}{
+		{"parts 1.5 heights apart", []word{w("21", 100, 200, 32), w("FEB", 187, 202, 30), w("2018", 292, 200, 32)}, "21 FEB 2018"},
+		{"one run already", []word{w("21.02.2018", 100, 200, 32), w("M", 330, 200, 32)}, "21.02.2018"},
+		{"the year in the next column", []word{w("21", 100, 200, 32), w("FEB", 187, 202, 30), w("2018", 400, 200, 32)}, "21"},
+	}
+	for _, tc := range cases {
+		ly := knownLayout(def, "front", tc.words)
+		if got := ly.textOf(ly.spacedDate(f, []int{0})); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

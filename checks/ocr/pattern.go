@@ -48,7 +48,11 @@ func byPattern(d *idv.DocumentDefinition, side string, ly *layout, rs map[string
 	taken := map[string]bool{}
 	var used []fieldRead
 	for _, r := range rs {
-		if r.valid {
+		// A field read only from its zone or the words in it has not
+		// taken its print: on another layout that is a guess (MALE in
+		// the zone of the full name), which oneOwner drops for the
+		// stronger reading by shape.
+		if !weakRead(r) {
 			taken[r.value] = true
 			if !r.box.Empty() {
 				used = append(used, r)
@@ -210,14 +214,36 @@ func (st *stacker) open(f idv.FieldDef) bool {
 // definitions' zones of one column share their x exactly).
 func sameColumn(a, b idv.FieldDef) bool { return math.Abs(a.Zone.X-b.Zone.X) < 0.05 }
 
-// anchor is the read of the k-th field when it is in col's column and
-// was read with a box by more than its zone.
-func (st *stacker) anchor(k int, col idv.FieldDef) (fieldRead, bool) {
-	if k < 0 || k >= len(st.fs) || !sameColumn(st.fs[k], col) {
-		return fieldRead{}, false
+// anchor is the read of the field of col's column nearest the k-th in
+// the reading order, going by step (-1 up, +1 down), when it was read
+// with a box by more than its zone. In a grid (village | parish,
+// sub-county | county) the field above county in its column is parish,
+// two places back.
+func (st *stacker) anchor(k, step int, col idv.FieldDef) (fieldRead, bool) {
+	for ; k >= 0 && k < len(st.fs); k += step {
+		if sameColumn(st.fs[k], col) {
+			r := st.rs[st.fs[k].Name]
+			return r, !weakRead(r) && !r.box.Empty()
+		}
 	}
-	r := st.rs[st.fs[k].Name]
-	return r, !weakRead(r) && !r.box.Empty()
+	return fieldRead{}, false
+}
+
+// cardColumn: the fields before and after a run, in the definition's
+// reading order, were read firmly and stand one under the other at one
+// left edge of the card (within the upper value's height), though the
+// definition draws them in other columns: the card prints the
+// definition's grid as one column (village, parish, sub-county, county,
+// district down one edge), and the run's lines are between them.
+func (st *stacker) cardColumn(a, b int) (above, below fieldRead, ok bool) {
+	if a < 0 || b >= len(st.fs) {
+		return above, below, false
+	}
+	above, below = st.rs[st.fs[a].Name], st.rs[st.fs[b].Name]
+	if weakRead(above) || weakRead(below) || above.box.Empty() || below.box.Empty() {
+		return above, below, false
+	}
+	return above, below, above.box.Max.Y <= below.box.Min.Y && abs(above.box.Min.X-below.box.Min.X) <= above.box.Dy()
 }
 
 // pass gives out each run of open fields: between anchors of their
@@ -234,8 +260,12 @@ func (st *stacker) pass(anchored bool) {
 			j++
 		}
 		run := fs[i:j]
-		above, hasAbove := st.anchor(i-1, fs[i])
-		below, hasBelow := st.anchor(j, fs[i])
+		above, hasAbove := st.anchor(i-1, -1, fs[i])
+		below, hasBelow := st.anchor(j, 1, fs[i])
+		if anchored && !hasAbove && !hasBelow {
+			above, below, hasAbove = st.cardColumn(i-1, j)
+			hasBelow = hasAbove
+		}
 		i = j
 		var lines []candidate
 		if anchored && (hasAbove || hasBelow) {

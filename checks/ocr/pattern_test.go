@@ -2,6 +2,7 @@ package ocr
 
 import (
 	"image"
+	"strings"
 	"testing"
 
 	"github.com/tambua/tambua/docdefs"
@@ -120,12 +121,15 @@ func TestCaptionSized(t *testing.T) {
 	guessed := func(x, y int, text string) word { w := small(x, y, text); w.conf = 55; return w }
 	cases := []struct {
 		name  string
+		field string
 		words []word
 		want  bool
 	}{
-		{name: "an authority in small capitals", words: []word{small(760, 560, "PASSPORT"), small(840, 560, "OFFICE")}},
-		{name: "caption print read as guesses", words: []word{guessed(760, 560, "DATI"), small(800, 560, "BR")}, want: true},
-		{name: "print as large as a value", words: []word{printed(14, 30)(760, 560, "UTO")}},
+		{name: "an authority in small capitals", field: "authority", words: []word{small(760, 560, "PASSPORT"), small(840, 560, "OFFICE")}},
+		{name: "caption print read as guesses", field: "authority", words: []word{guessed(760, 560, "DATI"), small(800, 560, "BR")}, want: true},
+		{name: "print as large as a value", field: "authority", words: []word{printed(14, 30)(760, 560, "UTO")}},
+		{name: "a digit misread in a name's caption", field: "given_names", words: []word{guessed(760, 560, "S9RE"), guessed(800, 560, "EONS")}, want: true},
+		{name: "a date at caption size", field: "date_of_issue", words: []word{guessed(760, 560, "21.02.2018")}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -135,9 +139,73 @@ func TestCaptionSized(t *testing.T) {
 			for i := range tc.words {
 				all = append(all, i)
 			}
-			c := ly.makeCandidate(def.Fields[0], all, 0)
-			if got := ly.captionSized(c); got != tc.want {
+			f := field(t, "generic_passport", tc.field)
+			c := ly.makeCandidate(f, all, 0)
+			if got := ly.captionSized(f, c); got != tc.want {
 				t.Errorf("captionSized(%q) = %v, want %v", c.text, got, tc.want)
+			}
+		})
+	}
+}
+
+// A grid of the definition (village | parish, sub-county | county,
+// district) printed as one column: a field between two read fields that
+// stand at one left edge of the card takes the one line between them.
+func TestStackInTheCardsColumn(t *testing.T) {
+	def := builtin(t, "uganda_national_id_old")
+	w := printed(14, 22)
+	column := []word{w(390, 40, "Kawanda"), w(390, 112, "Kisasi"), w(390, 185, "Busiro"), w(390, 258, "Kooki"), w(390, 330, "Kasese")}
+	read := func(ly *layout, i int, how string) fieldRead {
+		b := ly.pg.words[i].box
+		return fieldRead{box: b, how: how, valid: true, value: strings.ToUpper(ly.pg.words[i].text), conf: 93}
+	}
+	cases := []struct {
+		name   string
+		words  []word
+		county int // the word read as the county
+		want   string
+	}{
+		{name: "one line between", words: column, county: 3, want: "BUSIRO"},
+		{name: "two lines between", words: append(column[:3:3], append([]word{w(390, 220, "Extra")}, column[3:]...)...), county: 4},
+		{name: "anchors at two edges", words: append(column[:3:3], w(600, 258, "Kooki"), column[4]), county: 3},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ly := knownLayout(def, "back", tc.words)
+			rs := map[string]fieldRead{"parish": read(ly, 1, "label"), "county": read(ly, tc.county, "label")}
+			byStack(def, "back", ly, rs)
+			if got := rs["sub_county"].value; got != tc.want {
+				t.Errorf("sub_county = %q (%s), want %q", got, rs["sub_county"].how, tc.want)
+			}
+		})
+	}
+}
+
+// In the definition's grid the field above county in its column is
+// parish, two places back in the reading order: county takes the one
+// line under parish's value at its edge.
+func TestStackInAGridColumn(t *testing.T) {
+	def := builtin(t, "uganda_national_id_new")
+	w := printed(14, 22)
+	grid := []word{w(50, 40, "Bwebajja"), w(50, 112, "Namugongo"), w(50, 185, "Rukungiri"), w(530, 40, "Kajjansi"), w(530, 112, "Nansana")}
+	cases := []struct {
+		name  string
+		words []word
+		want  string
+	}{
+		{name: "one line under parish", words: grid, want: "NANSANA"},
+		{name: "two lines under parish", words: append(grid, w(530, 185, "Wakiso"))},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ly := knownLayout(def, "back", tc.words)
+			rs := map[string]fieldRead{}
+			for i, f := range map[int]string{0: "village", 1: "sub_county", 2: "district", 3: "parish"} {
+				rs[f] = fieldRead{box: ly.pg.words[i].box, how: "label", valid: true, value: strings.ToUpper(ly.pg.words[i].text), conf: 93}
+			}
+			byStack(def, "back", ly, rs)
+			if got := rs["county"].value; got != tc.want {
+				t.Errorf("county = %q (%s), want %q", got, rs["county"].how, tc.want)
 			}
 		})
 	}
