@@ -132,181 +132,172 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 	// neither showed its captions nor was known, is read again once
 	// vouched for (a front whose faint captions were all lost, before a
 	// back that shows its own): its zones, shapes and columns then count.
-	order := slices.Clone(sides)
 	var pending []string
-	again := map[string]bool{}
-	for n := 0; n < len(order); n++ {
-		side := order[n]
-		if again[side] {
-			unmatched = slices.DeleteFunc(unmatched, func(s string) bool { return s == side })
-			foreign = slices.DeleteFunc(foreign, func(s string) bool { return s == side })
-			delete(captioned, side)
-			delete(dated, side)
-		}
-		card := cards[side]
-		settled := card.UprightMargin >= uprightDoubt
-		mrzSettled := false
-		// A generic layout does not know which side an issuer prints its
-		// MRZ on (a TD1 card's back sent alone, a card with the MRZ on
-		// its front): the other side is searched when the named one gave
-		// no MRZ-shaped text.
-		if d.MRZ != nil && (side == mrzSide || (d.Generic() && mrzLike < 0.5)) {
-			// The MRZ is the strongest evidence of which way up a card
-			// is: read the way up that makes it look like an MRZ.
-			t0, err := k.readMRZ(ctx, d, card)
-			if err != nil {
-				return nil, err
+	for round, todo := 0, sides; len(todo) > 0; round, todo = round+1, pending {
+		pending = nil
+		for _, side := range todo {
+			if round > 0 {
+				unmatched = slices.DeleteFunc(unmatched, func(s string) bool { return s == side })
+				foreign = slices.DeleteFunc(foreign, func(s string) bool { return s == side })
+				delete(captioned, side)
+				delete(dated, side)
 			}
-			s0 := mrzLikeness(t0, d)
-			if s0 < 1 {
-				turned := card.Turn()
-				t1, err := k.readMRZ(ctx, d, turned)
+			card := cards[side]
+			settled := card.UprightMargin >= uprightDoubt
+			mrzSettled := false
+			// A generic layout does not know which side an issuer prints its
+			// MRZ on (a TD1 card's back sent alone, a card with the MRZ on
+			// its front): the other side is searched when the named one gave
+			// no MRZ-shaped text.
+			if d.MRZ != nil && (side == mrzSide || (d.Generic() && mrzLike < 0.5)) {
+				// The MRZ is the strongest evidence of which way up a card
+				// is: read the way up that makes it look like an MRZ.
+				t0, err := k.readMRZ(ctx, d, card)
 				if err != nil {
 					return nil, err
 				}
-				if s1 := mrzLikeness(t1, d); s1 > s0 {
-					card, t0, s0 = turned, t1, s1
+				s0 := mrzLikeness(t0, d)
+				if s0 < 1 {
+					turned := card.Turn()
+					t1, err := k.readMRZ(ctx, d, turned)
+					if err != nil {
+						return nil, err
+					}
+					if s1 := mrzLikeness(t1, d); s1 > s0 {
+						card, t0, s0 = turned, t1, s1
+					}
+				}
+				if s0 >= 0.5 {
+					settled, mrzSettled = true, true
+				}
+				if ex.MRZText == "" || s0 > mrzLike {
+					ex.MRZText, mrzLike = t0, s0
 				}
 			}
-			if s0 >= 0.5 {
-				settled, mrzSettled = true, true
+			if mrzLike >= 0.5 {
+				// An MRZ of the definition's shape was read: this is the
+				// document, whatever its captions show.
+				vouched = true
 			}
-			if ex.MRZText == "" || s0 > mrzLike {
-				ex.MRZText, mrzLike = t0, s0
+			var st *sideText
+			if !mrzSettled && k.labels {
+				// Without an MRZ the print itself says which way up the side
+				// is; the layout prior (vision.Upright) only when it cannot.
+				st = textOf(card)
+				turn, sure, err := k.tess().textUpright(ctx, st)
+				if err != nil {
+					return nil, err
+				}
+				if sure {
+					if turn {
+						card = card.Turn()
+					}
+					settled = true
+				}
 			}
-		}
-		if mrzLike >= 0.5 {
-			// An MRZ of the definition's shape was read: this is the
-			// document, whatever its captions show.
-			vouched = true
-		}
-		var st *sideText
-		if !mrzSettled && k.labels {
-			// Without an MRZ the print itself says which way up the side
-			// is; the layout prior (vision.Upright) only when it cannot.
-			st = textOf(card)
-			turn, sure, err := k.tess().textUpright(ctx, st)
+			ly, err := k.pageOf(ctx, d, side, card, st)
 			if err != nil {
 				return nil, err
 			}
-			if sure {
-				if turn {
-					card = card.Turn()
-				}
+			ly.vouched = vouched
+			var rs map[string]fieldRead
+			// A page that shows at least half its captions upright is
+			// upright: the same print read upside down gives tesseract no
+			// word of a caption. Only a page that does not say so is read
+			// the other way up too (a page reading is most of a side's cost).
+			if !settled && ly.confirmed() {
 				settled = true
 			}
-		}
-		ly, err := k.pageOf(ctx, d, side, card, st)
-		if err != nil {
-			return nil, err
-		}
-		ly.vouched = vouched
-		var rs map[string]fieldRead
-		// A page that shows at least half its captions upright is
-		// upright: the same print read upside down gives tesseract no
-		// word of a caption. Only a page that does not say so is read
-		// the other way up too (a page reading is most of a side's cost).
-		if !settled && ly.confirmed() {
-			settled = true
-		}
-		if !settled {
-			// The layout did not settle which way up the card is: let the
-			// text decide, first by the captions found each way up, and
-			// when they do not tell, by the fields read.
-			turned := card.Turn()
-			lt, err := k.pageOf(ctx, d, side, turned, nil)
-			if err != nil {
-				return nil, err
-			}
-			lt.vouched = vouched
-			switch a, b := ly.captions(), lt.captions(); {
-			case b > a:
-				card, ly = turned, lt
-			case a == b:
-				rt, err := k.readFields(ctx, d, side, turned, lt)
+			if !settled {
+				// The layout did not settle which way up the card is: let the
+				// text decide, first by the captions found each way up, and
+				// when they do not tell, by the fields read.
+				turned := card.Turn()
+				lt, err := k.pageOf(ctx, d, side, turned, nil)
 				if err != nil {
 					return nil, err
 				}
+				lt.vouched = vouched
+				switch a, b := ly.captions(), lt.captions(); {
+				case b > a:
+					card, ly = turned, lt
+				case a == b:
+					rt, err := k.readFields(ctx, d, side, turned, lt)
+					if err != nil {
+						return nil, err
+					}
+					if rs, err = k.readFields(ctx, d, side, card, ly); err != nil {
+						return nil, err
+					}
+					if sideScore(rt) > sideScore(rs) {
+						rs, card, ly = rt, turned, lt
+					}
+				}
+			}
+			if rs == nil {
 				if rs, err = k.readFields(ctx, d, side, card, ly); err != nil {
 					return nil, err
 				}
-				if sideScore(rt) > sideScore(rs) {
-					rs, card, ly = rt, turned, lt
+			}
+			if ly.known() {
+				datesByOrder(d, side, ly, rs)
+				if !d.Generic() {
+					byPattern(d, side, ly, rs)
+					byStack(d, side, ly, rs)
 				}
 			}
-		}
-		if rs == nil {
-			if rs, err = k.readFields(ctx, d, side, card, ly); err != nil {
-				return nil, err
+			oneOwner(rs)
+			if d.Generic() {
+				genericChecks(d, ly, rs)
+				if err := k.genericOrder(ctx, d, card, ly, rs); err != nil {
+					return nil, err
+				}
 			}
-		}
-		if ly.known() {
-			datesByOrder(d, side, ly, rs)
-			if !d.Generic() {
-				byPattern(d, side, ly, rs)
-				byStack(d, side, ly, rs)
-			}
-		}
-		oneOwner(rs)
-		if d.Generic() {
-			genericChecks(d, ly, rs)
-			if err := k.genericOrder(ctx, d, card, ly, rs); err != nil {
-				return nil, err
-			}
-		}
-		pg := ly.pg
-		// A side that shows its captions or titles identifies the
-		// document for the sides read after it (a card's back often
-		// prints only values and faint captions).
-		vouched = vouched || ly.confirmed() || ly.titled() && sideCredible(rs)
-		shows[side] = ly.confirmed()
-		cards[side] = card
-		ex.Words[side] = pg.export()
-		for n, r := range rs {
-			ex.Located[n] = r.located(side, pg)
-		}
-		if !sideCredible(rs) {
-			// Most of the side did not read as its definition says: the
-			// outline or the orientation is wrong, or this is another
-			// document. Whatever did fit a pattern there is chance, not a
-			// reading, and is not presented.
-			unmatched = append(unmatched, side)
+			pg := ly.pg
+			// A side that shows its captions or titles identifies the
+			// document for the sides read after it (a card's back often
+			// prints only values and faint captions).
+			vouched = vouched || ly.confirmed() || ly.titled() && sideCredible(rs)
+			shows[side] = ly.confirmed()
+			cards[side] = card
+			ex.Words[side] = pg.export()
 			for n, r := range rs {
-				if r.valid && (r.how == "label" || r.how == "order") {
-					if captioned[side] == nil {
-						captioned[side] = map[string]fieldRead{}
+				ex.Located[n] = r.located(side, pg)
+			}
+			if !sideCredible(rs) {
+				// Most of the side did not read as its definition says: the
+				// outline or the orientation is wrong, or this is another
+				// document. Whatever did fit a pattern there is chance, not a
+				// reading, and is not presented.
+				unmatched = append(unmatched, side)
+				for n, r := range rs {
+					if r.valid && (r.how == "label" || r.how == "order") {
+						if captioned[side] == nil {
+							captioned[side] = map[string]fieldRead{}
+						}
+						captioned[side][n] = r
 					}
-					captioned[side][n] = r
-				}
-				if r.valid && r.how == "chronology" {
-					if dated[side] == nil {
-						dated[side] = map[string]fieldRead{}
+					if r.valid && r.how == "chronology" {
+						if dated[side] == nil {
+							dated[side] = map[string]fieldRead{}
+						}
+						dated[side][n] = r
 					}
-					dated[side][n] = r
 				}
-			}
-			if ly.foreign() {
-				foreign = append(foreign, side)
-			}
-			if !ly.known() && !again[side] {
-				pending = append(pending, side)
-			}
-			if n == len(order)-1 && vouched && len(pending) > 0 {
-				for _, p := range pending {
-					again[p] = true
+				if ly.foreign() {
+					foreign = append(foreign, side)
 				}
-				order, pending = append(order, pending...), nil
+				if round == 0 && !ly.known() {
+					pending = append(pending, side)
+				}
+				continue
 			}
-			continue
-		}
-		for n, r := range rs {
-			reads[n] = r
-		}
-		if n == len(order)-1 && vouched && len(pending) > 0 {
-			for _, p := range pending {
-				again[p] = true
+			for n, r := range rs {
+				reads[n] = r
 			}
-			order, pending = append(order, pending...), nil
+		}
+		if !vouched {
+			pending = nil
 		}
 	}
 	ex.Cards = cards
