@@ -1100,13 +1100,13 @@ func (ly *layout) makeCandidate(f idv.FieldDef, seg []int, dist float64) candida
 	if f.HasZone() && !c.box.Empty() {
 		// The zone prior: a value far from where the definition draws it
 		// ranks after a nearer one, one caption height per 10 % of the card.
-		// Across, from the zone's left edge, where a value starts: a
-		// zone is drawn as wide as the longest value, and a short one
-		// (TUMWINE) starts at its left, not at its middle, where
-		// artwork read as letters may lie.
-		// Standing in the zone counts more than where in it: a date
-		// beside a country's zone starts as near its left edge as the
-		// country printed in it (04 DEC 1966 and RSA).
+		// Across, it is measured from the zone's left edge, where a value
+		// starts: a zone is drawn as wide as the longest value, and a
+		// short one (TUMWINE) starts at its left, not at its middle,
+		// where artwork read as letters may lie. Standing outside the
+		// zone counts four times more than where in it (a date beside a
+		// country's zone starts as near its left edge as the country
+		// printed in it: 04 DEC 1966 and RSA).
 		zx, zy := f.Zone.X*float64(ly.pg.w), (f.Zone.Y+f.Zone.H/2)*float64(ly.pg.h)
 		cx, cy := float64(c.box.Min.X), float64(c.box.Min.Y+c.box.Max.Y)/2
 		out := math.Max(0, cx-(f.Zone.X+f.Zone.W)*float64(ly.pg.w)) + math.Max(0, zx-cx)
@@ -1117,7 +1117,9 @@ func (ly *layout) makeCandidate(f idv.FieldDef, seg []int, dist float64) candida
 
 // fits returns the longest run of the candidate's words whose text is a
 // valid value of f (a stray mark before a value, or the next field's
-// value set close after it, is left out), with its normalised value.
+// value set close after it, is left out), with its normalised value;
+// of runs as long, the first, or for a candidate of the region prior the
+// one nearest the zone. The run is trimmed to the words its value needs.
 func (ly *layout) fits(f idv.FieldDef, c candidate) (candidate, string, bool) {
 	n := len(c.words)
 	for size := n; size >= 1; size-- {
