@@ -28,6 +28,10 @@ type drawnScene struct {
 	// the card's height inside each side (an inner frame).
 	frame   color.NRGBA
 	frameIn float64
+	// photo, when photoC is set, is a block printed on the card (a
+	// portrait): u0, v0, u1, v1 as shares of its width and height.
+	photo  [4]float64
+	photoC color.NRGBA
 }
 
 func (s drawnScene) render(tb testing.TB) (image.Image, Quad) {
@@ -70,6 +74,9 @@ func (s drawnScene) render(tb testing.TB) (image.Image, Quad) {
 					if u >= s.bandU*cw && u < (s.bandU+s.bandW)*cw {
 						c = s.stripe
 					}
+					if s.photoC.A != 0 && u >= s.photo[0]*cw && u < s.photo[2]*cw && v >= s.photo[1]*ch && v < s.photo[3]*ch {
+						c = s.photoC
+					}
 					if s.frame.A != 0 {
 						in := s.frameIn * ch
 						d := math.Min(math.Min(u, cw-u), math.Min(v, ch-v))
@@ -89,12 +96,21 @@ func (s drawnScene) render(tb testing.TB) (image.Image, Quad) {
 			o[3] = 255
 		}
 	}
+	return img, s.place(0, 0, 1, 1)
+}
+
+// place is the photo quad of the card's rectangle u0, v0 to u1, v1
+// (shares of its width and height).
+func (s drawnScene) place(u0, v0, u1, v1 float64) Quad {
+	const cw, ch = 1000.0, 1000.0 / (85.6 / 53.98)
+	cx, cy := 800.0, 600.0
+	sn, cs := math.Sincos(s.angle * math.Pi / 180)
 	var q Quad
-	for i, p := range [4][2]float64{{0, 0}, {cw, 0}, {cw, ch}, {0, ch}} {
+	for i, p := range [4][2]float64{{u0 * cw, v0 * ch}, {u1 * cw, v0 * ch}, {u1 * cw, v1 * ch}, {u0 * cw, v1 * ch}} {
 		du, dv := p[0]-cw/2, p[1]-ch/2
 		q[i] = Point{du*cs - dv*sn + cx, du*sn + dv*cs + cy}
 	}
-	return img, q
+	return q
 }
 
 // TestFindCardOutermost: the card's border is a faint step, while a line
@@ -327,5 +343,52 @@ func TestFullSides(t *testing.T) {
 		if got := fullSides(e, tc.q); got != tc.want {
 			t.Errorf("%s: fullSides %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// A pale card on pale paper around a crisp portrait: the card's sides are
+// found parallel to the portrait's, outside it (alignedCard), also when
+// the portrait nearly reaches the card's left edge.
+func TestAlignedCard(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		photo [4]float64
+	}{
+		{"portrait inside", [4]float64{0.06, 0.15, 0.33, 0.82}},
+		{"portrait near the left edge", [4]float64{0.015, 0.15, 0.30, 0.82}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := drawnScene{card: color.NRGBA{236, 238, 228, 255}, paper: color.NRGBA{226, 228, 220, 255}, angle: 21,
+				photo: tc.photo, photoC: color.NRGBA{60, 50, 45, 255}}
+			img, want := sc.render(t)
+			W, H := img.Bounds().Dx(), img.Bounds().Dy()
+			s := float64(detectSide) / float64(max(W, H))
+			rgb := reduced(img, int(float64(W)*s+0.5), int(float64(H)*s+0.5))
+			e := edges(rgb[:]...)
+			block := scaleQuad(sc.place(tc.photo[0], tc.photo[1], tc.photo[2], tc.photo[3]), s, image.Point{})
+			q, ok := alignedCard(img, e, rgb, block, 85.6/53.98, s)
+			if !ok {
+				t.Fatal("no card around the portrait")
+			}
+			if err := quadError(landscape(q), want); err > 0.01 {
+				t.Errorf("corner off by %.1f %% of the long side: %v, want %v", 100*err, q, want)
+			}
+		})
+	}
+}
+
+// A dark block on plain paper has no card around it.
+func TestAlignedCardNone(t *testing.T) {
+	paper := color.NRGBA{226, 228, 220, 255}
+	photo := [4]float64{0.06, 0.15, 0.33, 0.82}
+	sc := drawnScene{card: paper, paper: paper, angle: 21, photo: photo, photoC: color.NRGBA{60, 50, 45, 255}}
+	img, _ := sc.render(t)
+	W, H := img.Bounds().Dx(), img.Bounds().Dy()
+	s := float64(detectSide) / float64(max(W, H))
+	rgb := reduced(img, int(float64(W)*s+0.5), int(float64(H)*s+0.5))
+	e := edges(rgb[:]...)
+	block := scaleQuad(sc.place(photo[0], photo[1], photo[2], photo[3]), s, image.Point{})
+	if q, ok := alignedCard(img, e, rgb, block, 85.6/53.98, s); ok {
+		t.Errorf("a card %v around a block on plain paper", q)
 	}
 }
