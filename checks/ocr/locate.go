@@ -711,14 +711,17 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 					continue
 				}
 				seg := ly.columnCut(ly.segment(i), h)
-				// Words of the run that end left of the search's margin,
-				// under another field's caption, are the column to the
-				// left, run on through a mark between them (08 01 2025, a
-				// stray mark, 07 01 2030 under DATE OF EXPIRY). Under no
-				// caption they may be the value's start under the
-				// caption's other language (01 of 01 JAN 1976 under the
-				// Chinese of Date of birth).
-				for len(seg) > 1 && words[seg[0]].box.Max.X < x0 && ly.underCaptionOf(words[seg[0]].box, f.Name) {
+				// Words of the run that end left of the search's margin
+				// are the column to the left when another field's caption
+				// stands over them (08 01 2025, a stray mark, 07 01 2030
+				// under DATE OF EXPIRY), and artwork when they are not
+				// print of the value's size read with some confidence (w
+				// and the portrait's edge before JACQUES KATLEGO). Else
+				// they may be the value's start under the caption's other
+				// language (01 of 01 JAN 1976 under the Chinese of Date of
+				// birth).
+				for len(seg) > 1 && words[seg[0]].box.Max.X < x0 &&
+					(ly.underCaptionOf(words[seg[0]].box, f.Name) || !samePrint(words[seg[0]], w)) {
 					seg = seg[1:]
 				}
 				if prose(ly.textOf(seg)) {
@@ -817,6 +820,13 @@ func captionRest(w word, caption image.Rectangle) bool {
 	hl := float64(caption.Dy())
 	return float64(w.box.Min.X-caption.Max.X) <= 1.2*hl && float64(w.box.Dy()) <= 1.33*hl && prose(w.text) &&
 		!strings.ContainsAny(w.text, "0123456789")
+}
+
+// samePrint: a is print of b's size (within a third) that tesseract read
+// with some confidence (50, as minConfidence's neighbourhood).
+func samePrint(a, b word) bool {
+	r := float64(a.box.Dy()) / float64(max(b.box.Dy(), 1))
+	return r >= 0.75 && r <= 1.33 && a.conf >= 50
 }
 
 // underCaptionOf: a caption of a field other than name stands over r,

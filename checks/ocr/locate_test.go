@@ -120,6 +120,9 @@ func TestLayoutFindsValuesByCaption(t *testing.T) {
 		{"the row above is another field's, a value's height off", testDef(docField), []word{
 			w("Sumame", 100, 100, 14), w("MARTIN", 300, 96, 24), w("DOCUMENT", 100, 140, 14), w("NO", 180, 140, 14),
 		}, map[string]string{"document_number": ""}},
+		{"artwork left of the margin run into the value", testDef(nameField), []word{
+			w("SURNAME", 350, 190, 15), {box: image.Rect(170, 212, 250, 292), text: "a", conf: 27}, w("JACQUES", 350, 218, 30),
+		}, map[string]string{"surname": "JACQUES"}},
 		{"prose is no value", testDef(nameField), []word{
 			w("SURNAME", 100, 100, 14), w("visibles", 220, 100, 14), w("selon", 300, 100, 14),
 		}, map[string]string{"surname": ""}},
