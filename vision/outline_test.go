@@ -366,7 +366,7 @@ func TestAlignedCard(t *testing.T) {
 			rgb := reduced(img, int(float64(W)*s+0.5), int(float64(H)*s+0.5))
 			e := edges(rgb[:]...)
 			block := scaleQuad(sc.place(tc.photo[0], tc.photo[1], tc.photo[2], tc.photo[3]), s, image.Point{})
-			q, ok := alignedCard(img, e, rgb, block, 85.6/53.98, s)
+			q, ok := alignedCard(img, e, rgb, block, 0, 85.6/53.98, s)
 			if !ok {
 				t.Fatal("no card around the portrait")
 			}
@@ -388,7 +388,25 @@ func TestAlignedCardNone(t *testing.T) {
 	rgb := reduced(img, int(float64(W)*s+0.5), int(float64(H)*s+0.5))
 	e := edges(rgb[:]...)
 	block := scaleQuad(sc.place(photo[0], photo[1], photo[2], photo[3]), s, image.Point{})
-	if q, ok := alignedCard(img, e, rgb, block, 85.6/53.98, s); ok {
+	if q, ok := alignedCard(img, e, rgb, block, 0, 85.6/53.98, s); ok {
 		t.Errorf("a card %v around a block on plain paper", q)
+	}
+}
+
+// The card around a block must score a third of the block at least: a
+// block found crisply (a card taken rightly, small in the photo) is not
+// traded for a faint outline of the photo's texture round it.
+func TestAlignedCardScoresAgainstTheBlock(t *testing.T) {
+	photo := [4]float64{0.06, 0.15, 0.33, 0.82}
+	sc := drawnScene{card: color.NRGBA{236, 238, 228, 255}, paper: color.NRGBA{226, 228, 220, 255}, angle: 21,
+		photo: photo, photoC: color.NRGBA{60, 50, 45, 255}}
+	img, _ := sc.render(t)
+	W, H := img.Bounds().Dx(), img.Bounds().Dy()
+	s := float64(detectSide) / float64(max(W, H))
+	rgb := reduced(img, int(float64(W)*s+0.5), int(float64(H)*s+0.5))
+	e := edges(rgb[:]...)
+	block := scaleQuad(sc.place(photo[0], photo[1], photo[2], photo[3]), s, image.Point{})
+	if _, ok := alignedCard(img, e, rgb, block, 10, 85.6/53.98, s); ok {
+		t.Error("a card taken round a block scoring thirty times more")
 	}
 }
