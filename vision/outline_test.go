@@ -358,20 +358,13 @@ func TestAlignedCard(t *testing.T) {
 		{"portrait near the left edge", [4]float64{0.015, 0.15, 0.30, 0.82}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sc := drawnScene{card: color.NRGBA{236, 238, 228, 255}, paper: color.NRGBA{226, 228, 220, 255}, angle: 21,
-				photo: tc.photo, photoC: color.NRGBA{60, 50, 45, 255}}
-			img, want := sc.render(t)
-			W, H := img.Bounds().Dx(), img.Bounds().Dy()
-			s := float64(detectSide) / float64(max(W, H))
-			rgb := reduced(img, int(float64(W)*s+0.5), int(float64(H)*s+0.5))
-			e := edges(rgb[:]...)
-			block := scaleQuad(sc.place(tc.photo[0], tc.photo[1], tc.photo[2], tc.photo[3]), s, image.Point{})
-			q, ok := alignedCard(img, e, rgb, block, 0, 85.6/53.98, s)
+			a := newAlignedScene(t, color.NRGBA{236, 238, 228, 255}, tc.photo)
+			q, ok := alignedCard(a.img, a.e, a.rgb, a.block, 0, 85.6/53.98, a.s)
 			if !ok {
 				t.Fatal("no card around the portrait")
 			}
-			if err := quadError(landscape(q), want); err > 0.01 {
-				t.Errorf("corner off by %.1f %% of the long side: %v, want %v", 100*err, q, want)
+			if err := quadError(landscape(q), a.want); err > 0.01 {
+				t.Errorf("corner off by %.1f %% of the long side: %v, want %v", 100*err, q, a.want)
 			}
 		})
 	}
@@ -379,16 +372,8 @@ func TestAlignedCard(t *testing.T) {
 
 // A dark block on plain paper has no card around it.
 func TestAlignedCardNone(t *testing.T) {
-	paper := color.NRGBA{226, 228, 220, 255}
-	photo := [4]float64{0.06, 0.15, 0.33, 0.82}
-	sc := drawnScene{card: paper, paper: paper, angle: 21, photo: photo, photoC: color.NRGBA{60, 50, 45, 255}}
-	img, _ := sc.render(t)
-	W, H := img.Bounds().Dx(), img.Bounds().Dy()
-	s := float64(detectSide) / float64(max(W, H))
-	rgb := reduced(img, int(float64(W)*s+0.5), int(float64(H)*s+0.5))
-	e := edges(rgb[:]...)
-	block := scaleQuad(sc.place(photo[0], photo[1], photo[2], photo[3]), s, image.Point{})
-	if q, ok := alignedCard(img, e, rgb, block, 0, 85.6/53.98, s); ok {
+	a := newAlignedScene(t, alignedPaper, [4]float64{0.06, 0.15, 0.33, 0.82})
+	if q, ok := alignedCard(a.img, a.e, a.rgb, a.block, 0, 85.6/53.98, a.s); ok {
 		t.Errorf("a card %v around a block on plain paper", q)
 	}
 }
@@ -397,16 +382,32 @@ func TestAlignedCardNone(t *testing.T) {
 // block found crisply (a card taken rightly, small in the photo) is not
 // traded for a faint outline of the photo's texture round it.
 func TestAlignedCardScoresAgainstTheBlock(t *testing.T) {
-	photo := [4]float64{0.06, 0.15, 0.33, 0.82}
-	sc := drawnScene{card: color.NRGBA{236, 238, 228, 255}, paper: color.NRGBA{226, 228, 220, 255}, angle: 21,
-		photo: photo, photoC: color.NRGBA{60, 50, 45, 255}}
-	img, _ := sc.render(t)
+	a := newAlignedScene(t, color.NRGBA{236, 238, 228, 255}, [4]float64{0.06, 0.15, 0.33, 0.82})
+	if _, ok := alignedCard(a.img, a.e, a.rgb, a.block, 10, 85.6/53.98, a.s); ok {
+		t.Error("a card taken round a block scoring thirty times more")
+	}
+}
+
+var alignedPaper = color.NRGBA{226, 228, 220, 255}
+
+// alignedScene is a card of colour card on alignedPaper, turned 21
+// degrees, with a dark block at photo (shares of the card), reduced and
+// its edges found as FindCard does; block is the block's outline there.
+type alignedScene struct {
+	img   image.Image
+	want  Quad
+	e     *edgeMap
+	rgb   [3]*plane
+	block Quad
+	s     float64
+}
+
+func newAlignedScene(t *testing.T, card color.NRGBA, photo [4]float64) alignedScene {
+	sc := drawnScene{card: card, paper: alignedPaper, angle: 21, photo: photo, photoC: color.NRGBA{60, 50, 45, 255}}
+	img, want := sc.render(t)
 	W, H := img.Bounds().Dx(), img.Bounds().Dy()
 	s := float64(detectSide) / float64(max(W, H))
 	rgb := reduced(img, int(float64(W)*s+0.5), int(float64(H)*s+0.5))
-	e := edges(rgb[:]...)
-	block := scaleQuad(sc.place(photo[0], photo[1], photo[2], photo[3]), s, image.Point{})
-	if _, ok := alignedCard(img, e, rgb, block, 10, 85.6/53.98, s); ok {
-		t.Error("a card taken round a block scoring thirty times more")
-	}
+	return alignedScene{img: img, want: want, e: edges(rgb[:]...), rgb: rgb,
+		block: scaleQuad(sc.place(photo[0], photo[1], photo[2], photo[3]), s, image.Point{}), s: s}
 }
