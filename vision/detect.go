@@ -222,28 +222,18 @@ func hough(e *edgeMap, mark []bool, weighted bool, spread, maxLines int) []hline
 		th := float64(t) * math.Pi / nTheta
 		cs[t], sn[t] = math.Cos(th), math.Sin(th)
 	}
-	for y := 0; y < e.h; y++ {
-		for x := 0; x < e.w; x++ {
-			i := y*e.w + x
-			if !mark[i] {
-				continue
-			}
-			phi := math.Atan2(float64(e.gy[i]), float64(e.gx[i]))
-			if phi < 0 {
-				phi += math.Pi
-			}
-			t0 := int(math.Round(phi * nTheta / math.Pi))
-			// Strong steps (a card against its background) outvote the
-			// gentler gradients of wood grain or fabric.
-			wt := float32(1)
-			if weighted {
-				wt = min(e.mag[i]/e.thresh, 4)
-			}
-			for dt := -spread; dt <= spread; dt++ {
-				t := ((t0+dt)%nTheta + nTheta) % nTheta
-				r := int(math.Round(float64(x)*cs[t]+float64(y)*sn[t])) + diag
-				acc[t*nRho+r] += wt
-			}
+	for _, p := range markedGradients(e, mark) {
+		t0 := int(math.Round(p.phi * nTheta / math.Pi))
+		// Strong steps (a card against its background) outvote the
+		// gentler gradients of wood grain or fabric.
+		wt := float32(1)
+		if weighted {
+			wt = min(e.mag[p.i]/e.thresh, 4)
+		}
+		for dt := -spread; dt <= spread; dt++ {
+			t := ((t0+dt)%nTheta + nTheta) % nTheta
+			r := int(math.Round(float64(p.x)*cs[t]+float64(p.y)*sn[t])) + diag
+			acc[t*nRho+r] += wt
 		}
 	}
 	minVotes := float32(min(e.w, e.h)) * 0.12
@@ -282,6 +272,33 @@ func hough(e *edgeMap, mark []bool, weighted bool, spread, maxLines int) []hline
 		peaks = peaks[:maxLines]
 	}
 	return peaks
+}
+
+// gradPixel is a marked pixel (index i at x, y) and the direction of
+// its gradient, in [0, pi).
+type gradPixel struct {
+	x, y, i int
+	phi     float64
+}
+
+// markedGradients lists the marked pixels of e with their gradients'
+// directions, for hough and parallelPeaks to vote from.
+func markedGradients(e *edgeMap, mark []bool) []gradPixel {
+	var out []gradPixel
+	for y := 0; y < e.h; y++ {
+		for x := 0; x < e.w; x++ {
+			i := y*e.w + x
+			if !mark[i] {
+				continue
+			}
+			phi := math.Atan2(float64(e.gy[i]), float64(e.gx[i]))
+			if phi < 0 {
+				phi += math.Pi
+			}
+			out = append(out, gradPixel{x, y, i, phi})
+		}
+	}
+	return out
 }
 
 func intersect(a, b hline) (Point, bool) {
@@ -484,7 +501,7 @@ func FindCard(img image.Image, aspect float64) Detection {
 // the block.
 func alignedCard(img image.Image, e *edgeMap, rgb [3]*plane, block Quad, blockScore, aspect, s float64) (Quad, bool) {
 	frame := float64(e.w * e.h)
-	mark := e.ridges(e.thresh * 0.5)
+	px := markedGradients(e, e.ridges(e.thresh*0.5))
 	var lines []hline
 	for side := 0; side < 2; side++ {
 		a, b := block[side], block[side+1]
@@ -492,7 +509,7 @@ func alignedCard(img image.Image, e *edgeMap, rgb [3]*plane, block Quad, blockSc
 		if theta < 0 {
 			theta += math.Pi
 		}
-		lines = append(lines, parallelPeaks(e, mark, block, theta)...)
+		lines = append(lines, parallelPeaks(e, px, block, theta)...)
 	}
 	// The block may be printed at the card's edge, or so near it that
 	// its own side is the nearest line there (outermost moves it out).
@@ -519,7 +536,7 @@ func alignedCard(img image.Image, e *edgeMap, rgb [3]*plane, block Quad, blockSc
 
 // parallelPeaks returns the strongest lines at angle theta (within two
 // degrees, in half degrees) on either side of block, three a side.
-func parallelPeaks(e *edgeMap, mark []bool, block Quad, theta float64) []hline {
+func parallelPeaks(e *edgeMap, px []gradPixel, block Quad, theta float64) []hline {
 	diag := int(math.Ceil(math.Hypot(float64(e.w), float64(e.h))))
 	const spread = 4 // half degrees either side
 	var out []hline
@@ -534,20 +551,13 @@ func parallelPeaks(e *edgeMap, mark []bool, block Quad, theta float64) []hline {
 				lo, hi = math.Min(lo, r), math.Max(hi, r)
 			}
 			acc := make([]float32, 2*diag+1)
-			for y := 0; y < e.h; y++ {
-				for x := 0; x < e.w; x++ {
-					i := y*e.w + x
-					if !mark[i] {
-						continue
-					}
-					phi := math.Atan2(float64(e.gy[i]), float64(e.gx[i]))
-					if d := math.Abs(math.Remainder(phi-th, math.Pi)); d > 6*math.Pi/180 {
-						continue
-					}
-					r := int(math.Round(float64(x)*c + float64(y)*sn))
-					if before && float64(r) < lo-2 || !before && float64(r) > hi+2 {
-						acc[r+diag]++
-					}
+			for _, p := range px {
+				if d := math.Abs(math.Remainder(p.phi-th, math.Pi)); d > 6*math.Pi/180 {
+					continue
+				}
+				r := int(math.Round(float64(p.x)*c + float64(p.y)*sn))
+				if before && float64(r) < lo-2 || !before && float64(r) > hi+2 {
+					acc[r+diag]++
 				}
 			}
 			// A peak needs ridges along 4 % of the photo's short side: a
