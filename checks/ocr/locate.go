@@ -825,8 +825,14 @@ func captionRest(w word, caption image.Rectangle) bool {
 // samePrint: a is print of b's size (within a third) that tesseract read
 // with some confidence (50, as minConfidence's neighbourhood).
 func samePrint(a, b word) bool {
-	r := float64(a.box.Dy()) / float64(max(b.box.Dy(), 1))
-	return r >= 0.75 && r <= 1.33 && a.conf >= 50
+	return sizeWithin(a.box.Dy(), b.box.Dy()) && a.conf >= 50
+}
+
+// sizeWithin: print h pixels tall is of the size of print ref tall,
+// within a third (0.75 to 1.33 of it).
+func sizeWithin(h, ref int) bool {
+	r := float64(h) / float64(max(ref, 1))
+	return r >= 0.75 && r <= 1.33
 }
 
 // underCaptionOf: a caption of a field other than name stands over r,
@@ -863,8 +869,7 @@ func (ly *layout) captionRowsAbove(h labelHit) []image.Rectangle {
 			if owner, ok := ly.claimed[i]; ok && owner != h.field {
 				continue
 			}
-			r := float64(b.Dy()) / float64(hl)
-			if b.Max.Y > top+hl/4 || 2*(top-b.Max.Y) > hl || r < 0.75 || r > 1.33 || b.Min.X < x-hl || b.Min.X > h.box.Max.X {
+			if b.Max.Y > top+hl/4 || 2*(top-b.Max.Y) > hl || !sizeWithin(b.Dy(), hl) || b.Min.X < x-hl || b.Min.X > h.box.Max.X {
 				continue
 			}
 			row = row.Union(b)
@@ -965,14 +970,12 @@ func (ly *layout) captionStart(h labelHit) int {
 	}
 	prev := ly.prev
 	x, cur := h.box.Min.X, h.words[0]
-	hh := float64(max(h.box.Dy(), 1))
 	for n := 0; n < 6; n++ {
 		p, ok := prev[cur]
 		if owner, claimed := ly.claimed[p]; !ok || claimed && owner != h.field {
 			break
 		}
-		r := float64(ly.pg.words[p].box.Dy()) / hh
-		if r < 0.75 || r > 1.33 {
+		if !sizeWithin(ly.pg.words[p].box.Dy(), h.box.Dy()) {
 			break
 		}
 		x, cur = ly.pg.words[p].box.Min.X, p

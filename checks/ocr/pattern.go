@@ -179,7 +179,7 @@ func byStack(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]f
 	})
 	var used []fieldRead
 	for _, r := range rs {
-		if !weakRead(r) && !r.box.Empty() {
+		if firmRead(r) {
 			used = append(used, r)
 		}
 	}
@@ -206,6 +206,10 @@ type stacker struct {
 // the field is open to byStack.
 func weakRead(r fieldRead) bool { return !r.valid || r.how == "zone" || r.how == "region" }
 
+// firmRead: read by more than its zone, with the box of its print: a
+// field a column can be anchored on.
+func firmRead(r fieldRead) bool { return !weakRead(r) && !r.box.Empty() }
+
 func (st *stacker) open(f idv.FieldDef) bool {
 	return weakRead(st.rs[f.Name]) && len(st.ly.hits[f.Name]) == 0 && f.Type != idv.FieldDate && max(f.Lines, 1) == 1 && !shaped(f)
 }
@@ -223,7 +227,7 @@ func (st *stacker) anchor(k, step int, col idv.FieldDef) (fieldRead, bool) {
 	for ; k >= 0 && k < len(st.fs); k += step {
 		if sameColumn(st.fs[k], col) {
 			r := st.rs[st.fs[k].Name]
-			return r, !weakRead(r) && !r.box.Empty()
+			return r, firmRead(r)
 		}
 	}
 	return fieldRead{}, false
@@ -240,7 +244,7 @@ func (st *stacker) cardColumn(a, b int) (above, below fieldRead, ok bool) {
 		return above, below, false
 	}
 	above, below = st.rs[st.fs[a].Name], st.rs[st.fs[b].Name]
-	if weakRead(above) || weakRead(below) || above.box.Empty() || below.box.Empty() {
+	if !firmRead(above) || !firmRead(below) {
 		return above, below, false
 	}
 	return above, below, above.box.Max.Y <= below.box.Min.Y && abs(above.box.Min.X-below.box.Min.X) <= above.box.Dy()
