@@ -58,27 +58,67 @@ func maxFilter(g *image.Gray, r int) *image.Gray {
 	b := g.Bounds()
 	w, h := b.Dx(), b.Dy()
 	tmp := image.NewGray(image.Rect(0, 0, w, h))
+	var buf maxBuf
 	for y := 0; y < h; y++ {
-		slidingMax(g.Pix[y*g.Stride:y*g.Stride+w], tmp.Pix[y*tmp.Stride:y*tmp.Stride+w], r)
+		buf.slide(g.Pix[y*g.Stride:y*g.Stride+w], tmp.Pix[y*tmp.Stride:y*tmp.Stride+w], r)
+	}
+	// The vertical pass runs the same blocks over whole rows: reading
+	// the image down its columns one pixel at a time left most of the
+	// filter's time to cache misses.
+	k := 2*r + 1
+	m := h + 2*r
+	m += (k - m%k) % k
+	pre := make([]uint8, m*w)
+	suf := make([]uint8, m*w)
+	row := func(buf []uint8, j int) []uint8 { return buf[j*w : (j+1)*w] }
+	src := func(j int) []uint8 {
+		if y := j - r; y >= 0 && y < h {
+			return tmp.Pix[y*tmp.Stride : y*tmp.Stride+w]
+		}
+		return nil // zero padding: no paper beyond the edge
+	}
+	for start := 0; start < m; start += k {
+		copy(row(pre, start), src(start))
+		for j := start + 1; j < start+k; j++ {
+			maxRow(row(pre, j), row(pre, j-1), src(j))
+		}
+		copy(row(suf, start+k-1), src(start+k-1))
+		for j := start + k - 2; j >= start; j-- {
+			maxRow(row(suf, j), row(suf, j+1), src(j))
+		}
 	}
 	out := image.NewGray(image.Rect(0, 0, w, h))
-	col := make([]uint8, h)
-	res := make([]uint8, h)
-	for x := 0; x < w; x++ {
-		for y := 0; y < h; y++ {
-			col[y] = tmp.Pix[y*tmp.Stride+x]
-		}
-		slidingMax(col, res, r)
-		for y := 0; y < h; y++ {
-			out.Pix[y*out.Stride+x] = res[y]
-		}
+	for y := 0; y < h; y++ {
+		maxRow(out.Pix[y*out.Stride:y*out.Stride+w], row(suf, y), row(pre, y+k-1))
 	}
 	return out
+}
+
+// maxRow sets dst to the larger of a and b at each place; a nil b counts
+// as zeros.
+func maxRow(dst, a, b []uint8) {
+	if b == nil {
+		copy(dst, a)
+		return
+	}
+	b = b[:len(a)]
+	dst = dst[:len(a)]
+	for i, v := range a {
+		dst[i] = max(v, b[i])
+	}
 }
 
 // slidingMax writes into dst the maximum of src over [i-r, i+r] for each
 // i, with a monotonic queue (linear in the length, whatever r is).
 func slidingMax(src, dst []uint8, r int) {
+	var buf maxBuf
+	buf.slide(src, dst, r)
+}
+
+// maxBuf holds slidingMax's work rows, kept from one row to the next.
+type maxBuf struct{ pad, pre, suf []uint8 }
+
+func (mb *maxBuf) slide(src, dst []uint8, r int) {
 	// van Herk and Gil-Werman: the window [i-r, i+r] of the source padded
 	// with zeros (no paper beyond the edge) is the suffix maximum of one
 	// block of width k = 2r+1 joined to the prefix maximum of the next,
@@ -86,10 +126,12 @@ func slidingMax(src, dst []uint8, r int) {
 	n, k := len(src), 2*r+1
 	m := n + 2*r
 	m += (k - m%k) % k
-	pad := make([]uint8, m)
+	if cap(mb.pad) < m {
+		mb.pad, mb.pre, mb.suf = make([]uint8, m), make([]uint8, m), make([]uint8, m)
+	}
+	pad, pre, suf := mb.pad[:m], mb.pre[:m], mb.suf[:m]
+	clear(pad)
 	copy(pad[r:], src)
-	pre := make([]uint8, m)
-	suf := make([]uint8, m)
 	for start := 0; start < m; start += k {
 		pre[start] = pad[start]
 		for j := start + 1; j < start+k; j++ {

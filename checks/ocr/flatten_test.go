@@ -71,3 +71,41 @@ func TestSlidingMaxBrute(t *testing.T) {
 		}
 	}
 }
+
+// maxFilter against the square window's maximum taken one pixel at a
+// time, edges included.
+func TestMaxFilterBrute(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 40; trial++ {
+		w, h, r := 1+rng.IntN(40), 1+rng.IntN(40), rng.IntN(9)
+		g := image.NewGray(image.Rect(0, 0, w, h))
+		for i := range g.Pix {
+			g.Pix[i] = uint8(rng.IntN(256))
+		}
+		got := maxFilter(g, r)
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				want := uint8(0)
+				for yy := max(0, y-r); yy <= min(h-1, y+r); yy++ {
+					for xx := max(0, x-r); xx <= min(w-1, x+r); xx++ {
+						want = max(want, g.GrayAt(xx, yy).Y)
+					}
+				}
+				if v := got.GrayAt(x, y).Y; v != want {
+					t.Fatalf("%dx%d r %d at (%d,%d): got %d want %d", w, h, r, x, y, v, want)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkMaxFilter(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	g := image.NewGray(image.Rect(0, 0, 1012, 638))
+	for i := range g.Pix {
+		g.Pix[i] = uint8(rng.IntN(256))
+	}
+	for b.Loop() {
+		maxFilter(g, 7)
+	}
+}

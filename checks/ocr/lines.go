@@ -421,18 +421,22 @@ const linePaper = 0.95
 
 // readLines reads each line alone (psm 7) and returns its words with
 // their boxes on the side.
-func (p *pool) readLines(ctx context.Context, g *image.Gray, lines []textLine) ([]word, error) {
+func (p *pool) readLines(ctx context.Context, st *sideText) ([]word, error) {
 	var out []word
+	g := st.grey
 	b := g.Bounds()
-	for _, l := range lines {
-		pad := max(2, l.r.Dy()/4)
-		box := image.Rect(l.r.Min.X-pad*2, l.r.Min.Y-pad, l.r.Max.X+pad*2, l.r.Max.Y+pad).Intersect(b)
+	for _, l := range st.lines {
+		box := lineBox(l, b)
 		img := lineImage(g, box, linePaper)
 		scale := 40.0 / float64(box.Dy())
-		ws, err := p.lineWords(ctx, img, gosseract.PSM_SINGLE_LINE)
-		if err != nil {
-			return nil, err
+		ws, ok := st.upright[box]
+		if !ok {
+			var err error
+			if ws, err = p.lineWords(ctx, img, gosseract.PSM_SINGLE_LINE); err != nil {
+				return nil, err
+			}
 		}
+		ws = append([]word(nil), ws...)
 		// A line read as nothing is read again black on white: on a
 		// small crop with grainy paper tesseract's own threshold takes the
 		// grain for the print and returns no text at all for a clean
@@ -443,6 +447,7 @@ func (p *pool) readLines(ctx context.Context, g *image.Gray, lines []textLine) (
 			if len(ws) > 0 {
 				break
 			}
+			var err error
 			if ws, err = p.lineWords(ctx, threshold(img, th), gosseract.PSM_SINGLE_LINE); err != nil {
 				return nil, err
 			}
@@ -661,6 +666,17 @@ type sideText struct {
 	card  *vision.Card
 	grey  *image.Gray
 	lines []textLine
+	// upright holds tesseract's words of the line crops textUpright read
+	// the right way up, by crop, so the page reading does not read them
+	// again (each is one of a side's longest lines).
+	upright map[image.Rectangle][]word
+}
+
+// lineBox is the crop a line is read from: the line with a quarter of
+// its height of margin above and below and half of it on each side.
+func lineBox(l textLine, b image.Rectangle) image.Rectangle {
+	pad := max(2, l.r.Dy()/4)
+	return image.Rect(l.r.Min.X-pad*2, l.r.Min.Y-pad, l.r.Max.X+pad*2, l.r.Max.Y+pad).Intersect(b)
 }
 
 // textOf makes card's side grey and finds its lines.
@@ -698,18 +714,21 @@ func (p *pool) textUpright(ctx context.Context, st *sideText) (turn, sure bool, 
 		if l.n < 3 || l.r.Dx() < 3*l.r.Dy() {
 			continue
 		}
-		pad := max(2, l.r.Dy()/4)
-		box := image.Rect(l.r.Min.X-pad*2, l.r.Min.Y-pad, l.r.Max.X+pad*2, l.r.Max.Y+pad).Intersect(b)
+		box := lineBox(l, b)
 		img := lineImage(g, box, linePaper)
-		s0, err := p.lineScore(ctx, img)
+		w0, err := p.lineWords(ctx, img, gosseract.PSM_SINGLE_LINE)
 		if err != nil {
 			return false, false, err
 		}
-		s1, err := p.lineScore(ctx, rotate180(img))
+		w1, err := p.lineWords(ctx, rotate180(img), gosseract.PSM_SINGLE_LINE)
 		if err != nil {
 			return false, false, err
 		}
-		up, down = up+s0, down+s1
+		if st.upright == nil {
+			st.upright = map[image.Rectangle][]word{}
+		}
+		st.upright[box] = w0
+		up, down = up+lineScore(w0), down+lineScore(w1)
 		read++
 		// Two lines that read far better one way settle it: the other
 		// two are read only when these leave a doubt.
@@ -725,11 +744,7 @@ func (p *pool) textUpright(ctx context.Context, st *sideText) (turn, sure bool, 
 
 // lineScore is the letters and digits tesseract reads on a line, each
 // counted by its word's confidence.
-func (p *pool) lineScore(ctx context.Context, img *image.Gray) (float64, error) {
-	ws, err := p.lineWords(ctx, img, gosseract.PSM_SINGLE_LINE)
-	if err != nil {
-		return 0, err
-	}
+func lineScore(ws []word) float64 {
 	s := 0.0
 	for _, w := range ws {
 		n := 0
@@ -740,7 +755,7 @@ func (p *pool) lineScore(ctx context.Context, img *image.Gray) (float64, error) 
 		}
 		s += float64(n) * w.conf / 100
 	}
-	return s, nil
+	return s
 }
 
 func rotate180(g *image.Gray) *image.Gray {

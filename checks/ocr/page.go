@@ -56,7 +56,7 @@ func (p *pool) readText(ctx context.Context, st *sideText) (*page, error) {
 	if st.lines == nil {
 		st.lines = textLines(g)
 	}
-	ws, err := p.readLines(ctx, g, st.lines)
+	ws, err := p.readLines(ctx, st)
 	if err != nil {
 		return nil, err
 	}
