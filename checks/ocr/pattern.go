@@ -34,7 +34,7 @@ func byPattern(d *idv.DocumentDefinition, side string, ly *layout, rs map[string
 		if f.Type == idv.FieldDate {
 			dates++
 		}
-		if rs[f.Name].valid || len(ly.hits[f.Name]) > 0 || !shaped(f) {
+		if rs[f.Name].valid || ly.captionFound(f.Name) || !shaped(f) {
 			continue
 		}
 		open = append(open, f)
@@ -210,8 +210,24 @@ func weakRead(r fieldRead) bool { return !r.valid || r.how == "zone" || r.how ==
 // field a column can be anchored on.
 func firmRead(r fieldRead) bool { return !weakRead(r) && !r.box.Empty() }
 
-func (st *stacker) open(f idv.FieldDef) bool {
-	return weakRead(st.rs[f.Name]) && len(st.ly.hits[f.Name]) == 0 && f.Type != idv.FieldDate && max(f.Lines, 1) == 1 && !shaped(f)
+// regriddable: a field a run of the card's own column may take: unread,
+// or a date read only from its zone's words (its line then stands in the
+// column with the others and must fit it again).
+func (st *stacker) regriddable(f idv.FieldDef) bool {
+	r := st.rs[f.Name]
+	if f.Type == idv.FieldDate && r.valid && r.how == "region" {
+		return !st.ly.captionFound(f.Name)
+	}
+	return st.unread(f)
+}
+
+// unread: read only weakly, no caption of it found, and a field a column
+// line can hold (one line, not a date: dates are placed by their order).
+// A field of a shape counts too: byPattern refuses what its shape alone
+// cannot vouch for (a lone M, the sex, could be artwork), which its
+// place in the column between two firm reads does.
+func (st *stacker) unread(f idv.FieldDef) bool {
+	return weakRead(st.rs[f.Name]) && !st.ly.captionFound(f.Name) && f.Type != idv.FieldDate && max(f.Lines, 1) == 1
 }
 
 // sameColumn: drawn at one left edge, within 5 % of the card (the
@@ -238,87 +254,141 @@ func (st *stacker) anchor(k, step int, col idv.FieldDef) (fieldRead, bool) {
 // left edge of the card (within the upper value's height), though the
 // definition draws them in other columns: the card prints the
 // definition's grid as one column (village, parish, sub-county, county,
-// district down one edge), and the run's lines are between them.
-func (st *stacker) cardColumn(a, b int) (above, below fieldRead, ok bool) {
-	if a < 0 || b >= len(st.fs) {
-		return above, below, false
+// district down one edge), and the run's lines are between them. A run
+// that opens the side's order has only a field after it: the two fields
+// after it, drawn in two columns by the definition and standing at one
+// edge on the card, show the column (surname, given name, nationality
+// and sex over a date of birth and a NIN that the definition draws side
+// by side); a run that closes it likewise by the two fields before it.
+func (st *stacker) cardColumn(a, b int) (above, below fieldRead, hasAbove, hasBelow bool) {
+	at := func(k int) (fieldRead, bool) {
+		if k < 0 || k >= len(st.fs) {
+			return fieldRead{}, false
+		}
+		r := st.rs[st.fs[k].Name]
+		return r, firmRead(r)
 	}
-	above, below = st.rs[st.fs[a].Name], st.rs[st.fs[b].Name]
-	if !firmRead(above) || !firmRead(below) {
-		return above, below, false
+	oneEdge := func(up, down fieldRead) bool {
+		return up.box.Max.Y <= down.box.Min.Y && abs(up.box.Min.X-down.box.Min.X) <= up.box.Dy()
 	}
-	return above, below, above.box.Max.Y <= below.box.Min.Y && abs(above.box.Min.X-below.box.Min.X) <= above.box.Dy()
+	// regridded: the firm reads of fields x and x+1 stand at one edge of
+	// the card where the definition draws them in two columns.
+	regridded := func(x int) bool {
+		up, ok1 := at(x)
+		down, ok2 := at(x + 1)
+		return ok1 && ok2 && !sameColumn(st.fs[x], st.fs[x+1]) && oneEdge(up, down)
+	}
+	above, hasAbove = at(a)
+	below, hasBelow = at(b)
+	switch {
+	case hasAbove && hasBelow:
+		ok := oneEdge(above, below)
+		return above, below, ok, ok
+	case a < 0 && hasBelow:
+		return above, below, false, regridded(b)
+	case b >= len(st.fs) && hasAbove:
+		return above, below, regridded(a - 1), false
+	}
+	return above, below, false, false
 }
 
 // pass gives out each run of open fields: between anchors of their
 // column when anchored, by a column of their own when not.
 func (st *stacker) pass(anchored bool) {
-	ly, fs := st.ly, st.fs
+	fs := st.fs
 	for i := 0; i < len(fs); {
-		if !st.open(fs[i]) {
+		if !st.unread(fs[i]) {
 			i++
 			continue
 		}
 		j := i + 1
-		for j < len(fs) && st.open(fs[j]) && (!anchored || sameColumn(fs[j], fs[i])) {
+		for j < len(fs) && st.unread(fs[j]) && (!anchored || sameColumn(fs[j], fs[i])) {
 			j++
 		}
-		run := fs[i:j]
-		above, hasAbove := st.anchor(i-1, -1, fs[i])
-		below, hasBelow := st.anchor(j, 1, fs[i])
-		if anchored && !hasAbove && !hasBelow {
-			above, below, hasAbove = st.cardColumn(i-1, j)
-			hasBelow = hasAbove
-		}
-		i = j
-		var lines []candidate
-		if anchored && (hasAbove || hasBelow) {
-			edge := below.box
-			if hasAbove {
-				edge = above.box
-			}
-			top, bottom := 0, ly.pg.h
-			if hasAbove {
-				top = above.box.Max.Y
-			}
-			if hasBelow {
-				bottom = below.box.Min.Y
-			}
-			for _, c := range st.lines {
-				if c.box.Min.Y >= top && c.box.Max.Y <= bottom && abs(c.box.Min.X-edge.Min.X) <= edge.Dy() {
-					lines = append(lines, c)
-				}
-			}
-		} else if !anchored && len(run) >= 3 {
+		if !anchored {
 			// No field of the column was read: the column is its own
 			// evidence when exactly one left edge of the side starts as
 			// many lines as the column has fields, three or more (the
 			// back of a card whose captions are all lost: district,
 			// division, location, sub-location).
-			lines = ly.oneColumn(st.lines, len(run))
-		}
-		if len(lines) != len(run) {
-			continue
-		}
-		sort.Slice(lines, func(a, b int) bool { return lines[a].box.Min.Y < lines[b].box.Min.Y })
-		reads := make([]fieldRead, len(run))
-		ok := true
-		for k, f := range run {
-			sub, v, fit := ly.fits(f, lines[k])
-			if !fit || len(sub.words) != len(lines[k].words) || sub.conf < shapeConf {
-				ok = false
-				break
+			if j-i >= 3 {
+				st.place(fs[i:j], st.ly.oneColumn(st.lines, j-i))
 			}
-			reads[k] = fieldRead{box: sub.box, how: "stack", raw: fmt.Sprintf("by its place %s|%.0f", sub.text, sub.conf),
-				value: v, valid: true, conf: sub.conf}
-		}
-		if !ok {
+			i = j
 			continue
 		}
-		for k, f := range run {
-			st.rs[f.Name] = reads[k]
+		// The run's lines: between anchors of its column in the
+		// definition; else between the fields around it in reading order
+		// when the card prints them at one edge; else, the card printing
+		// the definition's grid as one column, the run grown to every
+		// unread field in reading order whatever its drawn column.
+		above, hasAbove := st.anchor(i-1, -1, fs[i])
+		below, hasBelow := st.anchor(j, 1, fs[i])
+		if (hasAbove || hasBelow) && st.place(fs[i:j], st.between(above, below, hasAbove, hasBelow)) {
+			i = j
+			continue
+		}
+		if st.place(fs[i:j], st.between(st.cardColumn(i-1, j))) {
+			i = j
+			continue
+		}
+		k := i + 1
+		for k < len(fs) && st.regriddable(fs[k]) {
+			k++
+		}
+		if k > j && st.place(fs[i:k], st.between(st.cardColumn(i-1, k))) {
+			j = k
+		}
+		i = j
+	}
+}
+
+// between lists the lines of print between a column's anchors, at the
+// left edge of the one above (else the one below).
+func (st *stacker) between(above, below fieldRead, hasAbove, hasBelow bool) []candidate {
+	if !hasAbove && !hasBelow {
+		return nil
+	}
+	edge := below.box
+	if hasAbove {
+		edge = above.box
+	}
+	top, bottom := 0, st.ly.pg.h
+	if hasAbove {
+		top = above.box.Max.Y
+	}
+	if hasBelow {
+		bottom = below.box.Min.Y
+	}
+	var lines []candidate
+	for _, c := range st.lines {
+		if c.box.Min.Y >= top && c.box.Max.Y <= bottom && abs(c.box.Min.X-edge.Min.X) <= edge.Dy() {
+			lines = append(lines, c)
 		}
 	}
+	return lines
+}
+
+// place gives run's fields the lines top down when there are exactly as
+// many and each fits its field surely; it says whether it did.
+func (st *stacker) place(run []idv.FieldDef, lines []candidate) bool {
+	if len(lines) != len(run) || len(run) == 0 {
+		return false
+	}
+	sort.Slice(lines, func(a, b int) bool { return lines[a].box.Min.Y < lines[b].box.Min.Y })
+	reads := make([]fieldRead, len(run))
+	for k, f := range run {
+		sub, v, fit := st.ly.fits(f, lines[k])
+		if !fit || len(sub.words) != len(lines[k].words) || sub.conf < shapeConf {
+			return false
+		}
+		reads[k] = fieldRead{box: sub.box, how: "stack", raw: fmt.Sprintf("by its place %s|%.0f", sub.text, sub.conf),
+			value: v, valid: true, conf: sub.conf}
+	}
+	for k, f := range run {
+		st.rs[f.Name] = reads[k]
+	}
+	return true
 }
 
 // stackLines lists the lines of print a column of values may hold: each

@@ -210,3 +210,94 @@ func TestStackInAGridColumn(t *testing.T) {
 		})
 	}
 }
+
+// The old Ugandan front drawn by the definition as a grid (nationality |
+// sex | date of birth, card number | expiry) printed as one column with
+// its captions lost: the run that opens the side (surname, given name,
+// nationality and a lone F for the sex) takes the lines above the date of
+// birth, because the date and the NIN, side by side in the definition,
+// stand at one edge on the card.
+func TestStackOpeningTheCardsColumn(t *testing.T) {
+	def := builtin(t, "uganda_national_id_old")
+	w := printed(14, 22)
+	values := []word{w(140, 120, "Atuhaire"), w(140, 170, "Harriet"), w(140, 225, "UGA"), w(140, 276, "F")}
+	// Four lines at another edge: the column of values is not the only
+	// edge starting four lines, so only the fields around it place it.
+	values = append(values, w(700, 430, "Kampala"), w(700, 470, "Wakiso"), w(700, 510, "Mukono"), w(700, 550, "Jinja"))
+	dob, nin := w(140, 328, "23.06.1977"), w(140, 380, "CF7781767966O9")
+	cases := []struct {
+		name  string
+		words []word
+		ninX  int
+		want  map[string]string
+	}{
+		{name: "one column", words: values, ninX: 140,
+			want: map[string]string{"surname": "ATUHAIRE", "given_name": "HARRIET", "nationality": "UGA", "sex": "F"}},
+		{name: "the NIN at another edge", words: values, ninX: 400,
+			want: map[string]string{"surname": "", "sex": ""}},
+		{name: "a line too many", words: append([]word{w(140, 60, "Uganda")}, values...), ninX: 140,
+			want: map[string]string{"surname": "", "sex": ""}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			n := nin
+			n.box = n.box.Add(image.Pt(tc.ninX-140, 0))
+			ly := knownLayout(def, "front", append(append([]word(nil), tc.words...), dob, n))
+			k := len(tc.words)
+			rs := map[string]fieldRead{
+				"date_of_birth": {box: ly.pg.words[k].box, how: "loose", valid: true, value: "23.06.1977", conf: 96},
+				"nin":           {box: ly.pg.words[k+1].box, how: "shape", valid: true, value: "CF7781767966O9", conf: 92},
+			}
+			byStack(def, "front", ly, rs)
+			for f, want := range tc.want {
+				if got := rs[f].value; got != want {
+					t.Errorf("%s = %q (%s), want %q", f, got, rs[f].how, want)
+				}
+			}
+		})
+	}
+}
+
+// A garbled caption taken for the sex's only by where it stands (Sen,
+// the scrap of a First Name caption) that gave no value does not keep
+// FEMALE, lower on the side, from being the sex by its shape; a caption
+// read as such does.
+func TestLooseCaptionLeavesShape(t *testing.T) {
+	def := builtin(t, "tanzania_national_id")
+	w := printed(14, 25)
+	for _, tc := range []struct {
+		name  string
+		loose bool
+		want  string
+	}{{"loose caption", true, "F"}, {"caption read", false, ""}} {
+		t.Run(tc.name, func(t *testing.T) {
+			ly := knownLayout(def, "front", []word{w(583, 120, "Eva"), w(583, 500, "FEMALE")})
+			ly.hits["sex"] = []labelHit{{field: "sex", box: image.Rect(470, 120, 500, 132), loose: tc.loose}}
+			rs := map[string]fieldRead{"sex": {how: "loose", raw: "A|26"}}
+			byPattern(def, "front", ly, rs)
+			if got := rs["sex"].value; got != tc.want {
+				t.Errorf("sex = %q (%s), want %q", got, rs["sex"].how, tc.want)
+			}
+		})
+	}
+}
+
+// A lone M between the date of birth and the nationality, which the
+// card prints at one edge though the definition draws date of birth |
+// sex | nationality as a row: the field under the sex in the
+// definition's column (the date of expiry) leaves two lines to share,
+// the fields around it in reading order one.
+func TestStackLoneLetterInTheCardsColumn(t *testing.T) {
+	def := builtin(t, "uganda_driving_licence")
+	w := printed(14, 24)
+	words := []word{w(208, 243, "16/03/1999"), w(208, 301, "M"), w(208, 358, "UGA"), w(208, 414, "ABC"), w(208, 585, "14/06/2027")}
+	ly := knownLayout(def, "front", words)
+	firm := func(i int, v string) fieldRead {
+		return fieldRead{box: ly.pg.words[i].box, how: "label", valid: true, value: v, conf: 95}
+	}
+	rs := map[string]fieldRead{"date_of_birth": firm(0, "16.03.1999"), "nationality": firm(2, "UGA"), "date_of_expiry": firm(4, "14.06.2027")}
+	byStack(def, "front", ly, rs)
+	if got := rs["sex"].value; got != "M" {
+		t.Errorf("sex = %q (%s), want M", got, rs["sex"].how)
+	}
+}
