@@ -24,6 +24,20 @@ type labelHit struct {
 	loose bool
 }
 
+// captionFound: a caption of the field was read as such on the page. A
+// garbled caption taken for the field's only by where it stands (loose)
+// that gave no value does not count: on a layout other than the
+// definition's drawing that place holds some other print (Sen, a garbled
+// First Name, taken for SEX while FEMALE stood two lines lower).
+func (ly *layout) captionFound(field string) bool {
+	for _, h := range ly.hits[field] {
+		if !h.loose {
+			return true
+		}
+	}
+	return false
+}
+
 // how is what a value found from h is said to be found by.
 func (h labelHit) how() string {
 	if h.loose {
@@ -56,6 +70,7 @@ type layout struct {
 	captionH int
 	// loose is how many fields' captions looseCaptions found.
 	loose int
+	codes map[string]bool // codeList by field name
 }
 
 // labelAllowance is how many character edits a caption of n letters may
@@ -154,7 +169,9 @@ func newLayout(pg *page, d *idv.DocumentDefinition, side string) *layout {
 				acc, idx := "", []int{}
 				// Up to a word per letter: a caption printed letter
 				// spaced is read a letter a word (D A T E O F B I R T H).
-				for j := i; j >= 0 && len(idx) < max(8, len(k)+allow); j = ly.next[j] {
+				// A caption set on two lines (MAHALI PA / KUZALIWA) goes
+				// on under its first word.
+				for j := i; j >= 0 && len(idx) < max(8, len(k)+allow); j = ly.nextOrUnder(i, j) {
 					acc += keys[j]
 					idx = append(idx, j)
 					if len(acc) > len(k)+allow {
@@ -242,6 +259,29 @@ func newLayout(pg *page, d *idv.DocumentDefinition, side string) *layout {
 		ly.captionH = hs[len(hs)/2]
 	}
 	return ly
+}
+
+// nextOrUnder is the word after j in a caption that starts at word i: the
+// next word on j's line, or at the line's end the word that starts the
+// line right under i's (within a glyph height of its left edge and one
+// and a half heights below j), printed the same size.
+func (ly *layout) nextOrUnder(i, j int) int {
+	if n := ly.next[j]; n >= 0 {
+		return n
+	}
+	a, end := ly.pg.words[i].box, ly.pg.words[j].box
+	h := a.Dy()
+	best, by := -1, 0
+	for k, w := range ly.pg.words {
+		b := w.box
+		if b.Min.Y <= end.Max.Y-h/2 || b.Min.Y > end.Max.Y+3*h/2 || abs(b.Min.X-a.Min.X) > h || !sizeWithin(b.Dy(), h) {
+			continue
+		}
+		if best < 0 || b.Min.Y < by {
+			best, by = k, b.Min.Y
+		}
+	}
+	return best
 }
 
 // captionSized: every word of the candidate is printed no taller than
@@ -425,13 +465,16 @@ func (ly *layout) overValue(c candidate) bool {
 
 // foreign: the page holds text but none of the titles the definition
 // gives for the side (captions do not tell: DATE OF BIRTH, SEX and PLACE
-// OF BIRTH are on most documents). Six words read with confidence are a printed document (a
-// blank or unreadable side gives fewer); chosen on the synth corpus's
-// sides, where the fewest legible words of a side are about ten.
+// OF BIRTH are on most documents). Six words read with confidence are a
+// printed document (a blank or unreadable side gives fewer); chosen on
+// the synth corpus's sides, where the fewest legible words of a side are
+// about ten. Words are of letters: dates and numbers are values, not a
+// language (two dates and four scraps of faint captions had made the
+// back of a Tanzanian card foreign, HTML dev2 seed 13).
 func (ly *layout) foreign() bool {
 	n := 0
 	for _, w := range ly.pg.words {
-		if w.conf >= 60 && len(docdefs.LabelKey(w.text)) >= 2 {
+		if w.conf >= 60 && !strings.ContainsAny(w.text, "0123456789") && len(docdefs.LabelKey(w.text)) >= 2 {
 			n++
 		}
 	}
@@ -640,15 +683,22 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 				var right []int
 				for i, w := range words {
 					cy := float64(w.box.Min.Y+w.box.Max.Y) / 2
-					if cy < float64(row.Min.Y)-hl/2 || cy > float64(row.Max.Y)+hl/2 || w.box.Min.X < row.Max.X-int(hl/2) ||
+					// Print much larger than a small caption may instead
+					// hang from the caption's top (LAST NAME 9 px high, its
+					// value 22 px from 3 px under the caption's top): it
+					// covers at least half the caption's height.
+					level := cy >= float64(row.Min.Y)-hl/2 && cy <= float64(row.Max.Y)+hl/2 ||
+						w.box.Dy() > row.Dy() && 2*(min(w.box.Max.Y, row.Max.Y)-max(w.box.Min.Y, row.Min.Y)) >= row.Dy()
+					if !level || w.box.Min.X < row.Max.X-int(hl/2) ||
 						ly.inHit(i, h) || float64(w.box.Min.X-row.Max.X) > 0.45*float64(ly.pg.w) {
 						continue
 					}
 					right = append(right, i)
 				}
 				sort.Slice(right, func(a, b int) bool { return words[right[a]].box.Min.X < words[right[b]].box.Min.X })
+				passed := -1 // right edge of a garbled caption passed over
 				for _, i := range right {
-					if mark(words[i], hl) || captionRest(words[i], row) {
+					if mark(words[i], hl) || captionRest(words[i], row) || words[i].box.Min.X < passed {
 						continue
 					}
 					if owner, ok := ly.claimed[i]; ok {
@@ -664,6 +714,14 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 					c := ly.makeCandidate(f, seg, float64(max(0, words[i].box.Min.X-row.Max.X))/hl+0.5*float64(k))
 					c.label, c.how = h.box, h.how()
 					out = append(out, c)
+					// The rest of a caption in another language, garbled
+					// past matching (Mide le N of Jina la Kati/Middle Name),
+					// stands between the caption and its value: once, the
+					// run after it is a candidate too.
+					if passed < 0 && (ly.captionSized(f, c) || ly.captionLike(c.text)) {
+						passed = c.box.Max.X
+						continue
+					}
 					break rows
 				}
 			}
@@ -1100,10 +1158,15 @@ func (ly *layout) lineBelow(seg []int) []int {
 func (ly *layout) makeCandidate(f idv.FieldDef, seg []int, dist float64) candidate {
 	c := candidate{words: seg, score: dist}
 	var parts []string
+	codes := ly.codeList(f)
 	for _, s := range seg {
 		w := ly.pg.words[s]
 		c.box = c.box.Union(w.box)
-		parts = append(parts, w.text)
+		if codes && w.spaced != "" {
+			parts = append(parts, w.spaced)
+		} else {
+			parts = append(parts, w.text)
+		}
 		c.conf += w.conf
 	}
 	if len(seg) > 0 {
@@ -1126,6 +1189,25 @@ func (ly *layout) makeCandidate(f idv.FieldDef, seg []int, dist float64) candida
 		c.score += math.Hypot((out+math.Abs(cx-zx)/4)/float64(ly.pg.w), (cy-zy)/float64(ly.pg.h)) / 0.1
 	}
 	return c
+}
+
+// codeList: f's values are lists of short codes set a space apart (a
+// licence's classes, B CM): its pattern takes two letters a space apart
+// and keeps the space, and refuses six letters as one word, which any
+// name or place takes.
+// Its words are read as their glyphs stand (word.spaced).
+func (ly *layout) codeList(f idv.FieldDef) bool {
+	if v, ok := ly.codes[f.Name]; ok {
+		return v
+	}
+	v, pair := Normalize(f, "A B")
+	pair = pair && strings.Contains(v, " ") // not a code whose spaces are dropped (a nationality)
+	_, long := Normalize(f, "ABCDEF")
+	if ly.codes == nil {
+		ly.codes = map[string]bool{}
+	}
+	ly.codes[f.Name] = pair && !long
+	return pair && !long
 }
 
 // fits returns the longest run of the candidate's words whose text is a

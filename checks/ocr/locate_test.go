@@ -8,6 +8,9 @@ import (
 	"github.com/tambua/tambua/idv"
 )
 
+// guess is wd read at a confidence of 40, as garbled print reads.
+func guess(wd word) word { wd.conf = 40; return wd }
+
 // w builds a page word: text at x, y with height h (width from its length).
 func w(text string, x, y, h int) word {
 	return word{box: image.Rect(x, y, x+len(text)*h*6/10, y+h), text: text, conf: 95}
@@ -34,7 +37,10 @@ var (
 	sexField  = idv.FieldDef{Name: "sex", Label: "SEX", Type: idv.FieldSex, Format: "word", Pattern: `^[MF]$`}
 	nameField = idv.FieldDef{Name: "surname", Label: "SURNAME", Type: idv.FieldText, Charset: "ABCDEFGHIJKLMNOPQRSTUVWXYZ '-", Pattern: `^[A-Z][A-Z '-]{1,30}$`}
 	cty       = idv.FieldDef{Name: "county", Label: "COUNTY", Type: idv.FieldText, Charset: "ABCDEFGHIJKLMNOPQRSTUVWXYZ", Pattern: `^[A-Z]{3,20}$`}
-	subCty    = idv.FieldDef{Name: "sub_county", Label: "S.COUNTY", Type: idv.FieldText, Charset: "ABCDEFGHIJKLMNOPQRSTUVWXYZ", Pattern: `^[A-Z]{3,20}$`}
+	// swahiliName is captioned in English and Kiswahili.
+	swahiliName = idv.FieldDef{Name: "surname", Label: "SURNAME", Labels: []string{"LAST NAME", "JINA LA UKOO"}, Type: idv.FieldText,
+		Charset: "ABCDEFGHIJKLMNOPQRSTUVWXYZ '-", Pattern: `^[A-Z][A-Z '-]{1,30}$`}
+	subCty = idv.FieldDef{Name: "sub_county", Label: "S.COUNTY", Type: idv.FieldText, Charset: "ABCDEFGHIJKLMNOPQRSTUVWXYZ", Pattern: `^[A-Z]{3,20}$`}
 )
 
 // bestValue is what locateField takes from the page reading alone.
@@ -42,7 +48,7 @@ func bestValue(ly *layout, f idv.FieldDef) string {
 	cands := ly.valueCandidates(f)
 	best, score := "", 1e9
 	for _, c := range cands {
-		if prose(c.text) {
+		if prose(c.text) || ly.captionLike(c.text) || ly.captionSized(f, c) {
 			continue
 		}
 		if _, v, ok := ly.fits(f, c); ok && c.score < score {
@@ -95,6 +101,19 @@ func TestLayoutFindsValuesByCaption(t *testing.T) {
 		{"an exact caption is its own field", testDef(cty, subCty), []word{
 			w("COUNTY", 500, 100, 14), w("KASANGATI", 500, 125, 28),
 		}, map[string]string{"county": "KASANGATI", "sub_county": ""}},
+		{"a large value hanging from a small caption's top", testDef(swahiliName, dobField), []word{
+			w("LAST", 37, 117, 9), w("NAME", 62, 117, 9), w("ONYANGO", 183, 120, 22),
+			w("DATE", 37, 300, 9), w("OF", 62, 300, 9), w("BIRTH", 76, 300, 9), w("12.12.1995", 183, 303, 22),
+		}, map[string]string{"surname": "ONYANGO", "date_of_birth": "12.12.1995"}},
+		{"a caption on two lines", testDef(idv.FieldDef{Name: "place_of_birth", Label: "PLACE OF BIRTH", Labels: []string{"MAHALI PA KUZALIWA"},
+			Type: idv.FieldText, Charset: "ABCDEFGHIJKLMNOPQRSTUVWXYZ '-", Pattern: `^[A-Z][A-Z '-]{1,30}$`}), []word{
+			w("MAHALI", 364, 392, 10), w("PA", 406, 392, 10), w("KUZALIWA", 364, 406, 10), w("KAJIADO", 544, 395, 22),
+		}, map[string]string{"place_of_birth": "KAJIADO"}},
+		{"the garbled rest of a two-language caption before the value", testDef(swahiliName, dobField, sexField), []word{
+			w("Jina", 34, 221, 11), w("la", 63, 221, 11), w("Ukoo", 79, 221, 11), guess(w("Sume", 112, 221, 11)), guess(w("ae", 145, 223, 8)),
+			w("CHACHA", 356, 210, 24), w("DATE", 34, 300, 11), w("OF", 64, 300, 11), w("BIRTH", 82, 300, 11), w("11.05.1978", 356, 290, 24),
+			w("SEX", 34, 380, 11), w("MALE", 356, 370, 24),
+		}, map[string]string{"surname": "CHACHA"}},
 		{"a speck between the caption and its value", testDef(sexField), []word{
 			w("SEX", 500, 100, 14), {box: image.Rect(495, 116, 498, 119), text: "©", conf: 31}, w("MALE", 500, 125, 28),
 		}, map[string]string{"sex": "M"}},
@@ -162,6 +181,16 @@ func TestForeignPage(t *testing.T) {
 		w("REPUBLIC", 300, 20, 16), w("OF", 400, 20, 16), w("TESTLAND", 430, 20, 16))}
 	if newLayout(own, def, "front").foreign() {
 		t.Error("a page with the definition's title is foreign")
+	}
+	// Dates are values, not words of a language: two of them and four
+	// scraps of faint captions are the back of a card whose title was
+	// misread, not another document.
+	dated := &page{w: 1000, h: 640}
+	for i, s := range []string{"TAIFA", "ya", "are", "ill", "26-01-2020", "25-01-2030"} {
+		dated.words = append(dated.words, w(s, 100+(i%3)*200, 100+(i/3)*60, 20))
+	}
+	if newLayout(dated, def, "front").foreign() {
+		t.Error("a page of two dates and four scraps is foreign")
 	}
 }
 

@@ -24,6 +24,12 @@ type word struct {
 	// prints its values dark and what that pass adds where no caption
 	// was found is mostly security print read as letters.
 	light bool
+	// spaced is the text with a space wherever its glyphs stand a word
+	// space apart (letterSpace), when each glyph is one blob of ink; ""
+	// when they are not. Tesseract joins single letters set a space
+	// apart into one word (A B C read ABC); a field whose values are
+	// lists of codes reads them this way (makeCandidate).
+	spaced string
 }
 
 // page is one reading of a whole rectified side: every word of every

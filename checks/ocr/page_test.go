@@ -69,3 +69,56 @@ func TestWeakCaptionsReadAgain(t *testing.T) {
 		t.Errorf("place_of_birth = %q, want %q", got, want)
 	}
 }
+
+// Glyph boxes measured on a licence's class line and its neighbours
+// (HTML dev2 style): single letters a space apart are spaced, letters
+// of a word are not, and a word whose glyphs are not one blob each is
+// left to its text.
+func TestSpacedText(t *testing.T) {
+	glyphs := func(h int, xs ...int) []image.Rectangle { // pairs of x0, x1
+		var out []image.Rectangle
+		for i := 0; i+1 < len(xs); i += 2 {
+			out = append(out, image.Rect(xs[i], 0, xs[i+1], h))
+		}
+		return out
+	}
+	cases := []struct {
+		text   string
+		glyphs []image.Rectangle
+		want   string
+	}{
+		{"ABC", glyphs(25, 207, 224, 235, 252, 265, 291), "A B C"}, // gaps 0.44, 0.52
+		{"BD", glyphs(24, 191, 209, 222, 242), "B D"},
+		{"UGA", glyphs(24, 208, 227, 231, 252, 255, 279), ""}, // gaps 0.17, 0.12: a word
+		{"CM", glyphs(24, 100, 118, 121, 142), ""},            // a two-letter class
+		{"ABC", glyphs(25, 207, 224, 235, 252), ""},           // two blobs for three letters
+		{"A/B", glyphs(25, 200, 210, 222, 230, 242, 252), ""}, // not letters only
+	}
+	for _, tc := range cases {
+		got := spacedText(tc.text, tc.glyphs)
+		if tc.want == "" && got != "" && got != tc.text {
+			t.Errorf("spacedText(%q) = %q, want it unspaced", tc.text, got)
+		}
+		if tc.want != "" && got != tc.want {
+			t.Errorf("spacedText(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// A licence's classes are a list of codes; its words are read as their
+// glyphs stand. A name is not, and keeps tesseract's word.
+func TestCodeListReadsSpacedGlyphs(t *testing.T) {
+	def := builtin(t, "uganda_driving_licence")
+	class, _ := def.Field("licence_class")
+	surname, _ := def.Field("surname")
+	ly := knownLayout(def, "front", []word{{box: image.Rect(207, 414, 291, 439), text: "ABC", conf: 96, spaced: "A B C"}})
+	if !ly.codeList(class) || ly.codeList(surname) {
+		t.Fatalf("codeList: class %v, surname %v; want true, false", ly.codeList(class), ly.codeList(surname))
+	}
+	if _, v, ok := ly.fits(class, ly.makeCandidate(class, []int{0}, 0)); !ok || v != "A B C" {
+		t.Errorf("licence_class = %q (%v), want A B C", v, ok)
+	}
+	if c := ly.makeCandidate(surname, []int{0}, 0); c.text != "ABC" {
+		t.Errorf("surname text = %q, want ABC", c.text)
+	}
+}
