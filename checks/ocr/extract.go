@@ -252,6 +252,9 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 				if err := k.genericOrder(ctx, d, card, ly, rs); err != nil {
 					return nil, err
 				}
+				if err := k.genericPlaces(ctx, d, card, ly, rs); err != nil {
+					return nil, err
+				}
 			}
 			pg := ly.pg
 			// A side that shows its captions or titles identifies the
@@ -699,7 +702,9 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 // the line's reading: the box re-read trims a narrow last letter as an
 // edge (BUNDESDRUCKERE for BUNDESDRUCKEREI on the German specimen). A
 // separate word at the end of the line's reading (MAKUENI A) is not
-// such a glyph, and the re-read that left it out stands.
+// such a glyph, and the re-read that left it out stands; a re-read that
+// adds a word at an edge took it from the box's padding, and the line's
+// reading stands.
 func reconcile(r *fieldRead, page string) {
 	if !r.valid || r.value == page {
 		return
@@ -708,7 +713,17 @@ func reconcile(r *fieldRead, page string) {
 		r.value = page
 		return
 	}
-	if len(page)-len(r.value) > 2 || r.value == "" {
+	// A word more at an edge came from the box's padding, half a glyph
+	// high, where no word of the value fits: the end of a faint caption
+	// (S-I of Sub-location: before KIKUYU) or artwork.
+	if strings.HasSuffix(r.value, " "+page) || strings.HasPrefix(r.value, page+" ") {
+		r.value = page
+		return
+	}
+	// A glyph trimmed at an edge is the end of a longer word: a one- or
+	// two-letter re-read (P, a passport's type) is whole, and the line's
+	// longer reading joined it to other print (PP).
+	if len(page)-len(r.value) > 2 || len(r.value) < 3 {
 		return
 	}
 	if rest, ok := strings.CutPrefix(page, r.value); ok && !strings.HasPrefix(rest, " ") {

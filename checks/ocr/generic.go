@@ -452,31 +452,7 @@ func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, car
 		}
 	}
 	lines := ly.valueLines()
-	// read tries the words of a line (or the longest run of them that
-	// fits) as f's value.
-	read := func(f idv.FieldDef, ws []int) (fieldRead, error) {
-		if len(ws) == 0 {
-			return fieldRead{}, nil
-		}
-		c := ly.makeCandidate(f, ws, 0)
-		c.how = "order"
-		sub, v, ok := ly.fits(f, c)
-		if !ok {
-			sub = c
-		}
-		if ok && sub.conf >= pageTrust && !precise(f) {
-			return fieldRead{raw: fmt.Sprintf("%s|%.0f", sub.text, sub.conf), value: v, valid: true, conf: sub.conf, box: sub.box, how: "order"}, nil
-		}
-		r, err := k.readBox(ctx, f, card, ly.padded(sub), 1)
-		if err != nil {
-			return fieldRead{}, err
-		}
-		r.box, r.how = sub.box, "order"
-		if !r.valid && ok && sub.conf >= pageFallback {
-			return fieldRead{raw: fmt.Sprintf("page %s|%.0f", sub.text, sub.conf), value: v, valid: true, conf: sub.conf, box: sub.box, how: "order"}, nil
-		}
-		return r, nil
-	}
+	read := func(f idv.FieldDef, ws []int) (fieldRead, error) { return k.orderRead(ctx, f, card, ly, ws) }
 	take := func(name string, r fieldRead) {
 		if old := rs[name]; r.valid && !old.valid && len(ly.hits[name]) == 0 {
 			rs[name] = r
@@ -571,6 +547,94 @@ func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, car
 		}
 	}
 	return nil
+}
+
+// orderRead tries the words of a line (or the longest run of them that
+// fits) as f's value, found by its place in the order of the data zone.
+func (k *Check) orderRead(ctx context.Context, f idv.FieldDef, card *vision.Card, ly *layout, ws []int) (fieldRead, error) {
+	if len(ws) == 0 {
+		return fieldRead{}, nil
+	}
+	c := ly.makeCandidate(f, ws, 0)
+	c.how = "order"
+	sub, v, ok := ly.fits(f, c)
+	if !ok {
+		sub = c
+	}
+	if ok && sub.conf >= pageTrust && !precise(f) {
+		return fieldRead{raw: fmt.Sprintf("%s|%.0f", sub.text, sub.conf), value: v, valid: true, conf: sub.conf, box: sub.box, how: "order"}, nil
+	}
+	r, err := k.readBox(ctx, f, card, ly.padded(sub), 1)
+	if err != nil {
+		return fieldRead{}, err
+	}
+	r.box, r.how = sub.box, "order"
+	if !r.valid && ok && sub.conf >= pageFallback {
+		return fieldRead{raw: fmt.Sprintf("page %s|%.0f", sub.text, sub.conf), value: v, valid: true, conf: sub.conf, box: sub.box, how: "order"}, nil
+	}
+	return r, nil
+}
+
+// printedAfter are the printed-only fields of the data zone that ICAO
+// 9303 sets after a date: the place of birth after the date of birth
+// (and the sex), the authority after the date of issue.
+var printedAfter = []struct{ field, after string }{{"place_of_birth", "date_of_birth"}, {"authority", "date_of_issue"}}
+
+// genericPlaces finds the place of birth and the authority of a page
+// whose captions for them were not read, by that order: the first name
+// line within two lines after the line of the date they follow, one
+// word of three letters or more and four letters in all (the sex, F,
+// or a country code on a line of its own is passed over). The MRZ does
+// not carry them: only their order says which print they are, and the
+// date they follow must have been read with its box.
+func (k *Check) genericPlaces(ctx context.Context, d *idv.DocumentDefinition, card *vision.Card, ly *layout, rs map[string]fieldRead) error {
+	lines := ly.valueLines()
+	for _, pa := range printedAfter {
+		f, ok := d.Field(pa.field)
+		anchor := rs[pa.after]
+		if !ok || rs[pa.field].valid || ly.captionFound(pa.field) || !anchor.valid || anchor.box.Empty() {
+			continue
+		}
+		at := -1
+		for li, l := range lines {
+			if l.box.Overlaps(anchor.box) {
+				at = li
+				break
+			}
+		}
+		if at < 0 {
+			continue
+		}
+		for li := at + 1; li < len(lines) && li <= at+2; li++ {
+			l := lines[li]
+			if l.box.Min.Y-lines[li-1].box.Max.Y > 3*lines[li-1].box.Dy() {
+				break
+			}
+			if !nameLine(ly, l) || !placeLike(ly, l.words) {
+				continue
+			}
+			r, err := k.orderRead(ctx, f, card, ly, l.words)
+			if err != nil {
+				return err
+			}
+			if r.valid && ly.accepts(r) {
+				rs[pa.field] = r
+			}
+			break
+		}
+	}
+	return nil
+}
+
+// placeLike: a word of three letters or more and four letters in all.
+func placeLike(ly *layout, ws []int) bool {
+	long, n := false, 0
+	for _, w := range ws {
+		k := len(docdefs.LabelKey(ly.pg.words[w].text))
+		long = long || k >= 3
+		n += k
+	}
+	return long && n >= 4
 }
 
 // nameLine: every word of the line is letters (a name may carry a

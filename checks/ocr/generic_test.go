@@ -1,6 +1,7 @@
 package ocr
 
 import (
+	"context"
 	"image"
 	"testing"
 	"time"
@@ -161,4 +162,42 @@ func TestGenericLayoutChecks(t *testing.T) {
 	assert.Equal(t, "POL", rs["issuing_state"].value)
 	assert.Equal(t, "LIN", rs["surname"].value)
 	assert.Equal(t, "MEI-HUA", rs["given_names"].value)
+}
+
+// A passport page whose small captions were all lost: the place of
+// birth is the name line after the date of birth (the sex on a line of
+// its own passed over), the authority the one after the date of issue.
+// Without the date it follows read, neither is guessed.
+func TestGenericPlacesByOrder(t *testing.T) {
+	d, _ := docdefs.Default().Definition("generic_passport")
+	w := printed(16, 28)
+	words := []word{
+		w(457, 120, "AB0433181"), w(457, 190, "DUBOIS"), w(457, 260, "CLAIRE"), w(457, 330, "14.07.1962"),
+		w(457, 400, "F"), w(457, 470, "UTOPIA"), w(570, 470, "CITY"), w(457, 540, "02.12.2021"), w(845, 540, "01.12.2031"),
+		w(457, 610, "PASSPORT"), w(600, 610, "OFFICE"), w(710, 610, "ZENITH"),
+	}
+	for _, tc := range []struct {
+		name       string
+		dates      bool
+		place, out string
+	}{{"dates read", true, "UTOPIA CITY", "PASSPORT OFFICE ZENITH"}, {"dates not read", false, "", ""}} {
+		t.Run(tc.name, func(t *testing.T) {
+			ly := newLayout(&page{words: words, w: 1500, h: 1000}, d, "front")
+			rs := map[string]fieldRead{}
+			if tc.dates {
+				rs["date_of_birth"] = fieldRead{box: words[3].box, valid: true, value: "14.07.1962", how: "chronology", conf: 95}
+				rs["date_of_issue"] = fieldRead{box: words[7].box, valid: true, value: "02.12.2021", how: "chronology", conf: 95}
+			}
+			var k Check
+			if err := k.genericPlaces(context.Background(), d, nil, ly, rs); err != nil {
+				t.Fatal(err)
+			}
+			if got := rs["place_of_birth"].value; got != tc.place {
+				t.Errorf("place_of_birth = %q, want %q", got, tc.place)
+			}
+			if got := rs["authority"].value; got != tc.out {
+				t.Errorf("authority = %q, want %q", got, tc.out)
+			}
+		})
+	}
 }
