@@ -187,7 +187,15 @@ func byStack(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]f
 	// First the columns between fields read, then what is left, each run
 	// of open fields in the definition's reading order (a grid of the
 	// definition printed as one column on another layout).
-	st.pass(true)
+	// A run placed gives the runs before it anchors (a NIN placed between
+	// the date of birth and the card number shows, with the date, the
+	// column the names above them stand in): the anchored pass is run
+	// again while it places fields.
+	for range st.fs {
+		if !st.pass(true) {
+			break
+		}
+	}
 	st.pass(false)
 }
 
@@ -199,6 +207,8 @@ type stacker struct {
 	fs    []idv.FieldDef
 	rs    map[string]fieldRead
 	lines []candidate
+	// placed counts the fields placed so far.
+	placed int
 }
 
 // weakRead: not read, or read only from its zone or the words in it; on
@@ -293,9 +303,10 @@ func (st *stacker) cardColumn(a, b int) (above, below fieldRead, hasAbove, hasBe
 }
 
 // pass gives out each run of open fields: between anchors of their
-// column when anchored, by a column of their own when not.
-func (st *stacker) pass(anchored bool) {
-	fs := st.fs
+// column when anchored, by a column of their own when not. It says
+// whether it placed any.
+func (st *stacker) pass(anchored bool) bool {
+	fs, before := st.fs, st.placed
 	for i := 0; i < len(fs); {
 		if !st.unread(fs[i]) {
 			i++
@@ -341,6 +352,7 @@ func (st *stacker) pass(anchored bool) {
 		}
 		i = j
 	}
+	return st.placed > before
 }
 
 // between lists the lines of print between a column's anchors, at the
@@ -388,6 +400,7 @@ func (st *stacker) place(run []idv.FieldDef, lines []candidate) bool {
 	for k, f := range run {
 		st.rs[f.Name] = reads[k]
 	}
+	st.placed += len(run)
 	return true
 }
 
@@ -413,7 +426,9 @@ func (ly *layout) stackLines(used []fieldRead) []candidate {
 		// No field's zone ranks these: the column's fields each fit
 		// their line afterwards (fits).
 		c := ly.makeCandidate(idv.FieldDef{}, seg[k:], 0)
-		if !sure || ly.captionWords(c.text) || overlapsAny(c.box, used) {
+		// A run with no letter or digit is artwork read as marks (an
+		// emblem read "=" at the column's edge), never a value.
+		if !sure || !hasAlnum(c.text) || ly.captionWords(c.text) || overlapsAny(c.box, used) {
 			continue
 		}
 		out = append(out, c)

@@ -44,11 +44,7 @@ func TestShapeAndStack(t *testing.T) {
 			datesByOrder(def, "front", ly, rs)
 			byPattern(def, "front", ly, rs)
 			byStack(def, "front", ly, rs)
-			for f, want := range tc.want {
-				if got := rs[f].value; got != want {
-					t.Errorf("%s = %q (%s), want %q", f, got, rs[f].how, want)
-				}
-			}
+			wantValues(t, rs, tc.want)
 		})
 	}
 }
@@ -174,9 +170,7 @@ func TestStackInTheCardsColumn(t *testing.T) {
 			ly := knownLayout(def, "back", tc.words)
 			rs := map[string]fieldRead{"parish": read(ly, 1, "label"), "county": read(ly, tc.county, "label")}
 			byStack(def, "back", ly, rs)
-			if got := rs["sub_county"].value; got != tc.want {
-				t.Errorf("sub_county = %q (%s), want %q", got, rs["sub_county"].how, tc.want)
-			}
+			wantValues(t, rs, map[string]string{"sub_county": tc.want})
 		})
 	}
 }
@@ -249,11 +243,7 @@ func TestStackOpeningTheCardsColumn(t *testing.T) {
 				"nin":           {box: ly.pg.words[k+1].box, how: "shape", valid: true, value: "CF7781767966O9", conf: 92},
 			}
 			byStack(def, "front", ly, rs)
-			for f, want := range tc.want {
-				if got := rs[f].value; got != want {
-					t.Errorf("%s = %q (%s), want %q", f, got, rs[f].how, want)
-				}
-			}
+			wantValues(t, rs, tc.want)
 		})
 	}
 }
@@ -275,9 +265,7 @@ func TestLooseCaptionLeavesShape(t *testing.T) {
 			ly.hits["sex"] = []labelHit{{field: "sex", box: image.Rect(470, 120, 500, 132), loose: tc.loose}}
 			rs := map[string]fieldRead{"sex": {how: "loose", raw: "A|26"}}
 			byPattern(def, "front", ly, rs)
-			if got := rs["sex"].value; got != tc.want {
-				t.Errorf("sex = %q (%s), want %q", got, rs["sex"].how, tc.want)
-			}
+			wantValues(t, rs, map[string]string{"sex": tc.want})
 		})
 	}
 }
@@ -297,7 +285,35 @@ func TestStackLoneLetterInTheCardsColumn(t *testing.T) {
 	}
 	rs := map[string]fieldRead{"date_of_birth": firm(0, "16.03.1999"), "nationality": firm(2, "UGA"), "date_of_expiry": firm(4, "14.06.2027")}
 	byStack(def, "front", ly, rs)
-	if got := rs["sex"].value; got != "M" {
-		t.Errorf("sex = %q (%s), want M", got, rs["sex"].how)
+	wantValues(t, rs, map[string]string{"sex": "M"})
+}
+
+// The NIN, unread, is placed first between the date of birth and the
+// card number; with it placed, the date and the NIN show the column the
+// names above them stand in, and the names are placed on the pass after.
+// An emblem read as "=" at the column's edge is no line of it.
+func TestStackPlacesAgainAfterAPlacement(t *testing.T) {
+	def := builtin(t, "uganda_national_id_old")
+	w := printed(14, 22)
+	words := []word{w(150, 30, "="), w(140, 120, "Musoke"), w(140, 170, "Obura"), w(140, 225, "UGA"), w(140, 276, "M"),
+		w(140, 328, "07.05.2005"), w(140, 380, "CM0563422BXR8J"), w(140, 430, "391157239"),
+		w(700, 430, "Kampala"), w(700, 470, "Wakiso"), w(700, 510, "Mukono"), w(700, 550, "Jinja")}
+	ly := knownLayout(def, "front", words)
+	rs := map[string]fieldRead{
+		"date_of_birth": {box: ly.pg.words[5].box, how: "label", valid: true, value: "07.05.2005", conf: 96},
+		"card_number":   {box: ly.pg.words[7].box, how: "shape", valid: true, value: "391157239", conf: 97},
+	}
+	byStack(def, "front", ly, rs)
+	wantValues(t, rs, map[string]string{"nin": "CM0563422BXR8J", "surname": "MUSOKE", "given_name": "OBURA", "nationality": "UGA", "sex": "M"})
+}
+
+// wantValues checks the values read against want (field -> value, ""
+// for not given).
+func wantValues(t *testing.T, rs map[string]fieldRead, want map[string]string) {
+	t.Helper()
+	for f, v := range want {
+		if got := rs[f].value; got != v {
+			t.Errorf("%s = %q (%s), want %q", f, got, rs[f].how, v)
+		}
 	}
 }
