@@ -70,7 +70,7 @@ type layout struct {
 	captionH int
 	// loose is how many fields' captions looseCaptions found.
 	loose int
-	codes map[string]bool // codeList by field name
+	codes map[string]bool // codeList of each field, read only once made
 }
 
 // labelAllowance is how many character edits a caption of n letters may
@@ -144,6 +144,10 @@ func newLayout(pg *page, d *idv.DocumentDefinition, side string) *layout {
 	keys := make([]string, len(pg.words))
 	for i, w := range pg.words {
 		keys[i] = docdefs.LabelKey(w.text)
+	}
+	ly.codes = map[string]bool{}
+	for _, f := range d.Fields {
+		ly.codes[f.Name] = codeList(f)
 	}
 	var all []labelHit
 	for _, f := range d.Fields {
@@ -1197,16 +1201,18 @@ func (ly *layout) makeCandidate(f idv.FieldDef, seg []int, dist float64) candida
 // name or place takes.
 // Its words are read as their glyphs stand (word.spaced).
 func (ly *layout) codeList(f idv.FieldDef) bool {
+	// The side's fields are looked up (newLayout fills ly.codes before the
+	// fields are located, in parallel); any other is worked out.
 	if v, ok := ly.codes[f.Name]; ok {
 		return v
 	}
+	return codeList(f)
+}
+
+func codeList(f idv.FieldDef) bool {
 	v, pair := Normalize(f, "A B")
 	pair = pair && strings.Contains(v, " ") // not a code whose spaces are dropped (a nationality)
 	_, long := Normalize(f, "ABCDEF")
-	if ly.codes == nil {
-		ly.codes = map[string]bool{}
-	}
-	ly.codes[f.Name] = pair && !long
 	return pair && !long
 }
 
