@@ -35,7 +35,9 @@ type FieldReading struct {
 	// "order" (a generic layout's place in the caption order), "region"
 	// (words in the definition's zone, no caption found), "zone" (the zone
 	// read as a crop), "mrz" (not read printed: taken from a trusted MRZ),
-	// "" (not read).
+	// "mrz_located" (read printed, from the one run of print that reads the
+	// trusted MRZ's value, the field's caption having been lost), "" (not
+	// read).
 	How string `json:"how"`
 	// Conf is tesseract's mean word confidence (0..100) of the printed
 	// value; 0 when not read from the print.

@@ -1,6 +1,8 @@
 package ocr
 
 import (
+	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -116,4 +118,84 @@ func fold(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// locatedByMRZ finds the print of a name or code a trusted MRZ carries
+// on a side where that field was read only weakly (from its zone, by a
+// caption taken by where it stands, or by its place in a column) and the
+// reading disagrees with the MRZ: a page whose small captions were all
+// lost, its surname read from whatever stood in the definition's zone.
+// The one run of the side's print that reads the MRZ's value (no
+// caption, no other field's print) is the field's print,
+// and its value is the print's: the MRZ says which print it is, not what
+// it says. A printed value that was altered reads no such run and stays
+// as read, to be listed as a conflict. Dates are left to their order and
+// the check digits (crossCheck). It returns the fields it placed.
+func locatedByMRZ(d *idv.DocumentDefinition, m *idv.MRZData, lys map[string]*layout, rs map[string]fieldRead) []string {
+	var placed []string
+	for _, f := range d.Fields {
+		ly := lys[f.Zone.Side]
+		if f.MRZ == "" || f.Fixed != "" || f.Type == idv.FieldDate || ly == nil {
+			continue
+		}
+		mv := MRZValue(m, f.MRZ)
+		r := rs[f.Name]
+		if mv == "" || r.valid && (!placedWeakly(r) || agrees(f.MRZ, r.value, mv)) {
+			continue
+		}
+		var others []fieldRead
+		for n, o := range rs {
+			if n != f.Name && o.valid && !placedWeakly(o) && !o.box.Empty() {
+				others = append(others, o)
+			}
+		}
+		// Four letters or more read as the MRZ has them are no chance
+		// reading, however unsure tesseract was of them (Mwangi in a
+		// soft capture at 30); a short code must be read surely, and as it
+		// is printed (a sex from MALE or a lone F, not from the word OF).
+		minConf := float64(shapeConf)
+		if len(alnum(mv)) >= 4 {
+			minConf = 0
+		}
+		var found []candidate
+		var value string
+		for i := range ly.pg.words {
+			if ly.isClaimed(i) {
+				continue
+			}
+			seg := ly.segment(i)
+			if len(seg) == 0 || seg[0] != i {
+				continue
+			}
+			for a := range seg {
+				for b := a + 1; b <= len(seg); b++ {
+					c := ly.makeCandidate(f, seg[a:b], 0)
+					v, ok := Normalize(f, c.text)
+					if ok && c.conf >= minConf && agrees(f.MRZ, v, mv) && (plain(f, c.text, v) || alnum(c.text) == alnum(v)) && !overlapsAny(c.box, others) &&
+						!slices.ContainsFunc(found, func(o candidate) bool { return o.box.Overlaps(c.box) }) {
+						found, value = append(found, c), v
+					}
+				}
+			}
+		}
+		if len(found) != 1 {
+			continue
+		}
+		c := found[0]
+		rs[f.Name] = fieldRead{box: c.box, how: "mrz_located", raw: fmt.Sprintf("located by the MRZ %s|%.0f", c.text, c.conf),
+			value: value, valid: true, conf: c.conf}
+		placed = append(placed, f.Name)
+	}
+	return placed
+}
+
+// placedWeakly: read from the zone, by a caption taken by where it
+// stands, or by its place in a column; not next to its own caption, by
+// the ICAO order, by its shape or by the order of dates.
+func placedWeakly(r fieldRead) bool {
+	switch r.how {
+	case "zone", "region", "loose", "stack", "":
+		return true
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package ocr
 
 import (
+	"image"
 	"slices"
 	"testing"
 
@@ -98,5 +99,42 @@ func TestOrderConfirmed(t *testing.T) {
 		if got := orderConfirmed(d, mrz, tc.rs); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// A passport page whose small captions were lost: the surname read from
+// the sex's garbled caption (M) and the given names from artwork are
+// replaced by the one run of print that reads the MRZ's value, however
+// unsure tesseract was of it; a surname printed otherwise than the MRZ
+// (altered) is left as read, and a sex is not read out of the word OF.
+func TestLocatedByMRZ(t *testing.T) {
+	def := builtin(t, "ke_passport")
+	w := printed(16, 26)
+	words := []word{w(838, 275, "A159231"), w(838, 330, "Mwangi"), w(838, 385, "Collins"), w(960, 385, "Felix"),
+		w(838, 440, "KENYAN"), w(838, 495, "M"), w(400, 600, "OF")}
+	words[1].conf = 30
+	mrz := &idv.MRZData{Format: "TD3", Surname: "MWANGI", GivenNames: "COLLINS FELIX", Sex: "F", Nationality: "KEN",
+		DocumentNumber: "A159231", AllChecksPass: true}
+	cases := []struct {
+		name    string
+		surname string // the MRZ's
+		want    map[string]string
+	}{
+		{"print agrees with the MRZ", "MWANGI", map[string]string{"surname": "MWANGI", "given_names": "COLLINS FELIX", "sex": ""}},
+		{"print altered", "OTIENO", map[string]string{"surname": "M", "given_names": "COLLINS FELIX"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := *mrz
+			m.Surname = tc.surname
+			ly := knownLayout(def, "front", words)
+			rs := map[string]fieldRead{
+				"surname":     {box: words[5].box, how: "loose", valid: true, value: "M", conf: 99},
+				"given_names": {box: image.Rect(10, 10, 60, 30), how: "region", valid: true, value: "SGAM A VAIS", conf: 83},
+				"sex":         {how: "zone"},
+			}
+			locatedByMRZ(def, &m, map[string]*layout{"front": ly}, rs)
+			wantValues(t, rs, tc.want)
+		})
 	}
 }

@@ -111,6 +111,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 		}
 	}
 	reads := map[string]fieldRead{}
+	lys := map[string]*layout{} // the reading of each side whose reads were taken
 	// Sides in a fixed order, the MRZ's side first: a generic layout looks
 	// for the MRZ on the other side only when its own side has none.
 	sides := sideOrder(d, cards)
@@ -298,6 +299,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 			for n, r := range rs {
 				reads[n] = r
 			}
+			lys[side] = ly
 		}
 		if !vouched {
 			pending = nil
@@ -362,6 +364,12 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 		// Text was read, but none of it is this document's: no caption,
 		// no title. A card of another type, not a poor capture of this one.
 		ex.Reasons = appendUnique(ex.Reasons, vision.ReasonWrongDocument)
+	}
+	if !otherDoc && mrzTrusted(d, mrz) {
+		for _, n := range locatedByMRZ(d, mrz, lys, reads) {
+			f, _ := d.Field(n)
+			ex.Located[n] = reads[n].located(f.Zone.Side, lys[f.Zone.Side].pg)
+		}
 	}
 	for _, side := range sides {
 		q := vision.Measure(cards[side], d, side)

@@ -210,8 +210,10 @@ type Located struct {
 	// the side with the value's shape: a number's grouping, a date, a sex
 	// word), "stack" (at its place in a column of values between fields
 	// read), "region" (words in the
-	// zone, no caption found), "zone" (the zone read as a crop) or ""
-	// (not found).
+	// zone, no caption found), "zone" (the zone read as a crop),
+	// "mrz_located" (the one run of print that reads the trusted MRZ's
+	// value, where the field had been read only weakly: locatedByMRZ) or
+	// "" (not found).
 	How   string `json:"how"`
 	Label *Box   `json:"label,omitempty"`
 	Value *Box   `json:"value,omitempty"`
