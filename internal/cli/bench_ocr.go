@@ -292,6 +292,6 @@ func printSpecimenSummary(w io.Writer, s *ocrbench.SpecimenSummary) {
 	if len(s.Wrong) > 0 {
 		fmt.Fprintf(w, "fields differing from truth: %v\n", s.Wrong)
 	}
-	fmt.Fprintf(w, "KEY FIELDS printed (surname, given names, document number, date of birth): %d of %d read from the print, %d of those agree with the MRZ truth\n",
-		s.KeyRead, s.KeyWanted, s.KeyAgree)
+	fmt.Fprintf(w, "KEY FIELDS printed (surname, given names, document number, date of birth): %d of %d read from the print, %d of those agree with the MRZ truth; %d of the read were located by the MRZ's value (agree by construction)\n",
+		s.KeyRead, s.KeyWanted, s.KeyAgree, s.KeyLocated)
 }

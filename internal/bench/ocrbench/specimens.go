@@ -70,7 +70,7 @@ type Specimen struct {
 // SpecimenField is one presented field.
 type SpecimenField struct {
 	Name, Value string
-	Source      string // "printed" or "mrz"
+	Source      string // "printed", "mrz_located" (printed, found by the MRZ's value) or "mrz"
 	// Truth is the MRZ truth's value when it differs from Value.
 	Truth string
 }
@@ -87,6 +87,10 @@ type SpecimenSummary struct {
 	// MRZ; KeyAgree: of those, agreeing with the MRZ truth after folding
 	// accents and spacing; KeyWanted: key fields the definitions have.
 	KeyWanted, KeyRead, KeyAgree int
+	// KeyLocated: of KeyRead, those whose print was found by the trusted
+	// MRZ's value (how "mrz_located"): they agree with the MRZ by how they
+	// were found, and are counted apart.
+	KeyLocated int
 	// ByDefinition counts the images read as each definition, "none" for
 	// those the check could not read.
 	ByDefinition map[string]int
@@ -205,6 +209,8 @@ func (sum *SpecimenSummary) add(s *Specimen, ex *ocr.Extraction, want []string) 
 		sf := SpecimenField{Name: fname, Value: v, Source: "printed"}
 		if fromMRZ[fname] {
 			sf.Source = "mrz"
+		} else if ex.Located[fname].How == "mrz_located" {
+			sf.Source = "mrz_located"
 		}
 		if wantMRZ != nil && f.MRZ != "" {
 			if tv := ocr.MRZValue(wantMRZ, f.MRZ); tv != "" {
@@ -244,6 +250,10 @@ func (sum *SpecimenSummary) add(s *Specimen, ex *ocr.Extraction, want []string) 
 				sum.KeyAgree++
 				mark = "agrees"
 			}
+		}
+		if ex.Located[fname].How == "mrz_located" {
+			sum.KeyLocated++
+			mark += " (located by the MRZ)"
 		}
 		s.Keys = append(s.Keys, fname+" printed "+mark)
 	}
