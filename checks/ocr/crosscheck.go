@@ -159,14 +159,7 @@ func locatedByMRZ(d *idv.DocumentDefinition, m *idv.MRZData, lys map[string]*lay
 		}
 		var found []candidate
 		var value string
-		for i := range ly.pg.words {
-			if ly.isClaimed(i) {
-				continue
-			}
-			seg := ly.segment(i)
-			if len(seg) == 0 || seg[0] != i {
-				continue
-			}
+		for _, seg := range ly.runs() {
 			for a := range seg {
 				for b := a + 1; b <= len(seg); b++ {
 					c := ly.makeCandidate(f, seg[a:b], 0)

@@ -85,14 +85,7 @@ func datesByOrder(d *idv.DocumentDefinition, side string, ly *layout, rs map[str
 	}
 	var found []dated
 	seen := map[string]bool{}
-	for i := range ly.pg.words {
-		if ly.isClaimed(i) {
-			continue
-		}
-		seg := ly.segment(i)
-		if len(seg) == 0 || seg[0] != i {
-			continue
-		}
+	for _, seg := range ly.runs() {
 		c := ly.makeCandidate(open[0].f, seg, 0)
 		for _, o := range open {
 			sub, v, ok := ly.fits(o.f, c)

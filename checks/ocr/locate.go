@@ -661,6 +661,21 @@ func (ly *layout) segment(w int) []int {
 	return out
 }
 
+// runs are the page's runs of words (segment), each from its first word,
+// leaving out runs that start with a word claimed as a caption or title.
+func (ly *layout) runs() [][]int {
+	var out [][]int
+	for i := range ly.pg.words {
+		if ly.isClaimed(i) {
+			continue
+		}
+		if seg := ly.segment(i); len(seg) > 0 && seg[0] == i {
+			out = append(out, seg)
+		}
+	}
+	return out
+}
+
 func (ly *layout) isClaimed(w int) bool { _, ok := ly.claimed[w]; return ok }
 
 // valueCandidates lists the runs of words that may hold f's value: right

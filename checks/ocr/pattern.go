@@ -66,12 +66,9 @@ func byPattern(d *idv.DocumentDefinition, side string, ly *layout, rs map[string
 	}
 	fits := map[string][]fit{} // field -> runs of the side that fit it
 	owners := map[int]int{}    // first word of a run -> open fields it fits
-	for i := range ly.pg.words {
-		if ly.isClaimed(i) || ly.pg.words[i].light {
-			continue
-		}
-		seg := ly.segment(i)
-		if len(seg) == 0 || seg[0] != i {
+	for _, seg := range ly.runs() {
+		i := seg[0]
+		if ly.pg.words[i].light {
 			continue
 		}
 		for _, f := range open {
