@@ -157,12 +157,18 @@ func locatedByMRZ(d *idv.DocumentDefinition, m *idv.MRZData, lys map[string]*lay
 		if len(alnum(mv)) >= 4 {
 			minConf = 0
 		}
+		// The MRZ itself reads its values too (a line read MOKOENA THABO
+		// with its fillers dropped): only print above it is the VIZ.
+		mrzTop := ly.mrzTop()
 		var found []candidate
 		var value string
 		for _, seg := range ly.runs() {
 			for a := range seg {
 				for b := a + 1; b <= len(seg); b++ {
 					c := ly.makeCandidate(f, seg[a:b], 0)
+					if c.box.Max.Y > mrzTop {
+						continue
+					}
 					v, ok := Normalize(f, c.text)
 					if ok && c.conf >= minConf && agrees(f.MRZ, v, mv) && (plain(f, c.text, v) || alnum(c.text) == alnum(v)) && !overlapsAny(c.box, others) &&
 						!slices.ContainsFunc(found, func(o candidate) bool { return o.box.Overlaps(c.box) }) {

@@ -111,7 +111,9 @@ func TestLocatedByMRZ(t *testing.T) {
 	def := builtin(t, "ke_passport")
 	w := printed(16, 26)
 	words := []word{w(838, 275, "A159231"), w(838, 330, "Mwangi"), w(838, 385, "Collins"), w(960, 385, "Felix"),
-		w(838, 440, "KENYAN"), w(838, 495, "M"), w(400, 600, "OF")}
+		w(838, 440, "KENYAN"), w(838, 495, "M"), w(400, 600, "OF"),
+		// The MRZ, its second name read apart with the fillers dropped.
+		w(60, 860, "P<KEN<<OCHIENG<<<"), w(400, 870, "OCHIENG")}
 	words[1].conf = 30
 	mrz := &idv.MRZData{Format: "TD3", Surname: "MWANGI", GivenNames: "COLLINS FELIX", Sex: "F", Nationality: "KEN",
 		DocumentNumber: "A159231", AllChecksPass: true}
@@ -122,6 +124,7 @@ func TestLocatedByMRZ(t *testing.T) {
 	}{
 		{"print agrees with the MRZ", "MWANGI", map[string]string{"surname": "MWANGI", "given_names": "COLLINS FELIX", "sex": ""}},
 		{"print altered", "OTIENO", map[string]string{"surname": "M", "given_names": "COLLINS FELIX"}},
+		{"only the MRZ reads it", "OCHIENG", map[string]string{"surname": "M"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

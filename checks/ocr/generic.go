@@ -361,12 +361,7 @@ type valueLine struct {
 // Captions (printed smaller) and specks are not in them.
 func (ly *layout) valueLines() []valueLine {
 	words := ly.pg.words
-	mrzTop := ly.pg.h
-	for _, w := range words {
-		if strings.Count(w.text, "<") >= 2 {
-			mrzTop = min(mrzTop, w.box.Min.Y)
-		}
-	}
+	mrzTop := ly.mrzTop()
 	var hs []int
 	for _, w := range words {
 		if w.conf >= 90 && w.box.Max.Y <= mrzTop && len(docdefs.LabelKey(w.text)) >= 3 {
@@ -418,6 +413,18 @@ func (ly *layout) valueLines() []valueLine {
 	}
 	sort.SliceStable(lines, func(a, b int) bool { return lines[a].box.Min.Y < lines[b].box.Min.Y })
 	return lines
+}
+
+// mrzTop is the top of the side's MRZ, the highest word read with two
+// fillers (<<) and more; the side's height when there is none.
+func (ly *layout) mrzTop() int {
+	top := ly.pg.h
+	for _, w := range ly.pg.words {
+		if strings.Count(w.text, "<") >= 2 {
+			top = min(top, w.box.Min.Y)
+		}
+	}
+	return top
 }
 
 // genericOrder finds the document number, surname, given names and date
