@@ -77,7 +77,7 @@ func sidePrints(l *plane, side string, r *idv.OCRReadings) []printed {
 	var out []printed
 	for _, name := range names {
 		fr := r.Fields[name]
-		if fr.Side != side || fr.How == "" || fr.How == "mrz" || fr.Box[2] <= 0 || fr.Box[3] <= 0 {
+		if fr.Side != side || fr.How == "" || mrzBacked(fr.How) || fr.Box[2] <= 0 || fr.Box[3] <= 0 {
 			continue
 		}
 		f := fr.Box

@@ -142,3 +142,36 @@ func TestDeviationsAgainstTheCardsTilt(t *testing.T) {
 		t.Error("points on a line gave a plane")
 	}
 }
+
+// Values taken from the MRZ, or found on the print by the MRZ's value,
+// are examined with the MRZ, not as print of the side.
+func TestSidePrintsLeaveMRZBackedValuesOut(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 400, 250))
+	for y := 0; y < 250; y++ {
+		for x := 0; x < 400; x++ {
+			img.Set(x, y, color.White)
+		}
+	}
+	for _, b := range []image.Rectangle{image.Rect(40, 30, 160, 50), image.Rect(40, 90, 160, 110), image.Rect(40, 150, 160, 170)} {
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x += 6 {
+				img.Set(x, y, color.Black)
+				img.Set(x+1, y, color.Black)
+			}
+		}
+	}
+	box := func(y float64) [4]float64 { return [4]float64{0.1, y, 0.3, 0.08} }
+	rd := &idv.OCRReadings{Fields: map[string]idv.FieldReading{
+		"surname":     {Side: "front", How: "label", Box: box(0.12)},
+		"given_names": {Side: "front", How: "mrz_located", Box: box(0.36)},
+		"nationality": {Side: "front", How: "mrz", Box: box(0.6)},
+	}}
+	l := lumaOf(img)
+	var got []string
+	for _, p := range sidePrints(l, "front", rd) {
+		got = append(got, p.field)
+	}
+	if len(got) != 1 || got[0] != "surname" {
+		t.Errorf("values judged as print: %v, want surname only", got)
+	}
+}

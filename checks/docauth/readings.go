@@ -34,6 +34,8 @@ func weakReading(r *idv.OCRReadings, field string) string {
 	case "label", "order":
 	case "mrz":
 		return "not read from the print: taken from the MRZ"
+	case "mrz_located":
+		return "found on the print by the MRZ's value: it agrees with the MRZ by how it was found"
 	case "":
 		return "not read from the print"
 	default:
@@ -44,6 +46,15 @@ func weakReading(r *idv.OCRReadings, field string) string {
 	}
 	return ""
 }
+
+// mrzBacked: the value is the MRZ's, taken from it ("mrz") or found on
+// the print by it ("mrz_located": the reader took the one run of print
+// that reads the MRZ's value, so it agrees with the MRZ by how it was
+// found). Either is examined with the MRZ, not as print of its own: the
+// print found by the MRZ's value is where the MRZ's text reads, not
+// print the layout ties to the field, and judged as the field's value
+// it flagged a genuine card whose names are set in another face.
+func mrzBacked(how string) bool { return how == "mrz" || how == "mrz_located" }
 
 // firmFields splits the printed fields into those read firmly and notes
 // on those that were not (for could_not_examine; none for values taken
@@ -58,7 +69,7 @@ func firmFields(r *idv.OCRReadings, fields map[string]string, names []string) (m
 			return
 		}
 		if why := weakReading(r, n); why != "" {
-			if r.Fields[n].How != "mrz" {
+			if !mrzBacked(r.Fields[n].How) {
 				// A value taken from the MRZ is the MRZ's, examined
 				// there: no note.
 				weak = append(weak, fmt.Sprintf("%s %q %s", n, v, why))

@@ -46,13 +46,15 @@ func TestWeakReading(t *testing.T) {
 
 func TestFirmFields(t *testing.T) {
 	r := &idv.OCRReadings{Fields: map[string]idv.FieldReading{
-		"date_of_birth": {How: "label", Conf: 97}, "date_of_issue": {How: "region", Conf: 97}, "date_of_expiry": {How: "mrz"}}}
-	fields := map[string]string{"date_of_birth": "01.02.1990", "date_of_issue": "03.04.2020", "date_of_expiry": "", "surname": "X"}
-	firm, weak := firmFields(r, fields, []string{"date_of_birth", "date_of_issue", "date_of_expiry"})
+		"date_of_birth": {How: "label", Conf: 97}, "date_of_issue": {How: "region", Conf: 97}, "date_of_expiry": {How: "mrz"},
+		"given_names": {How: "mrz_located", Conf: 75}}}
+	fields := map[string]string{"date_of_birth": "01.02.1990", "date_of_issue": "03.04.2020", "date_of_expiry": "", "surname": "X",
+		"given_names": "MANDLA MLUNGISI"}
+	firm, weak := firmFields(r, fields, []string{"date_of_birth", "date_of_issue", "date_of_expiry", "given_names"})
 	if want := map[string]string{"date_of_birth": "01.02.1990"}; !reflect.DeepEqual(firm, want) {
 		t.Errorf("firm = %v, want %v", firm, want)
 	}
-	if len(weak) != 1 { // the date of issue; the expiry is the MRZ's
+	if len(weak) != 1 { // the date of issue; the expiry and the given names are the MRZ's
 		t.Errorf("weak = %v, want the date of issue", weak)
 	}
 	if all, _ := firmFields(r, fields, nil); len(all) != 2 {
