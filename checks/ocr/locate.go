@@ -707,7 +707,7 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 					// value 22 px from 3 px under the caption's top): it
 					// covers at least half the caption's height.
 					level := cy >= float64(row.Min.Y)-hl/2 && cy <= float64(row.Max.Y)+hl/2 ||
-						w.box.Dy() > row.Dy() && 2*(min(w.box.Max.Y, row.Max.Y)-max(w.box.Min.Y, row.Min.Y)) >= row.Dy()
+						w.box.Dy() > row.Dy() && sameLine(w.box, row)
 					if !level || w.box.Min.X < row.Max.X-int(hl/2) ||
 						ly.inHit(i, h) || float64(w.box.Min.X-row.Max.X) > 0.45*float64(ly.pg.w) {
 						continue
