@@ -439,10 +439,14 @@ func FindCard(img image.Image, aspect float64) Detection {
 			best, taken, e = d, ok, &low
 		}
 	}
-	if taken && best.Quad.area() < smallOutline*float64(e.w*e.h) {
-		// A small outline taken may be a block of the card whose own
-		// sides were not among the lines (a finger over the card's top
-		// edge leaves three): the card around it, when one is found.
+	if (taken || !framed && best.Found) && best.Quad.area() < smallOutline*float64(e.w*e.h) {
+		// A small outline, taken or only the best, may be a block of the
+		// card (its portrait photo) whose own sides were not among the
+		// lines: a finger over the card's top edge leaves three, and
+		// faint sides are lost among the lines of its print. They run
+		// parallel to the block's, and are looked for in the block's two
+		// directions alone, outside it: the card around it, when one is
+		// found.
 		if q, ok := alignedCard(img, e, rgb, best.Quad, best.Score, aspect, s); ok {
 			best.Quad = landscape(q)
 			return best
@@ -452,16 +456,6 @@ func FindCard(img image.Image, aspect float64) Detection {
 		q := refine(img, outermost(e, rgb, best.Quad, aspect), s)
 		best.Quad = landscape(q)
 		return best
-	}
-	if !framed && best.Found && best.Quad.area() < smallOutline*float64(e.w*e.h) {
-		// The best outline is a block of the card (its portrait photo):
-		// the card's own faint sides run parallel to the block's, and may
-		// be lost among the lines of its print. They are looked for in
-		// the block's two directions alone, outside it.
-		if q, ok := alignedCard(img, e, rgb, best.Quad, best.Score, aspect, s); ok {
-			best.Quad = landscape(q)
-			return best
-		}
 	}
 	if !framed && best.Found && best.Score >= weakScore && best.Quad.area() >= fallbackArea*float64(e.w*e.h) {
 		// A pale card on pale paper, small in the photo, scores low
