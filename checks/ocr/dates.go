@@ -86,21 +86,33 @@ func datesByOrder(d *idv.DocumentDefinition, side string, ly *layout, rs map[str
 	var found []dated
 	seen := map[string]bool{}
 	for _, seg := range ly.runs() {
-		c := ly.makeCandidate(open[0].f, seg, 0)
-		for _, o := range open {
-			sub, v, ok := ly.fits(o.f, c)
-			if !ok || taken[v] {
-				continue
+		// A run may hold two dates set a word space apart (the issue
+		// and expiry dates of a Nigerian card printed on one line, their
+		// captions lost): each is found in turn after the one before.
+		for len(seg) > 0 {
+			c := ly.makeCandidate(open[0].f, seg, 0)
+			rest := []int(nil)
+			for _, o := range open {
+				sub, v, ok := ly.fits(o.f, c)
+				if !ok || taken[v] {
+					continue
+				}
+				t, err := time.Parse("02.01.2006", v)
+				if err != nil {
+					continue
+				}
+				if !seen[v] && !ly.underCaption(sub.box, open) {
+					seen[v] = true
+					found = append(found, dated{t, v, sub.box, sub.conf})
+				}
+				if len(sub.words) > 0 {
+					if k := slices.Index(seg, sub.words[len(sub.words)-1]); k >= 0 {
+						rest = seg[k+1:]
+					}
+				}
+				break
 			}
-			t, err := time.Parse("02.01.2006", v)
-			if err != nil {
-				continue
-			}
-			if !seen[v] && !ly.underCaption(sub.box, open) {
-				seen[v] = true
-				found = append(found, dated{t, v, sub.box, sub.conf})
-			}
-			break
+			seg = rest
 		}
 	}
 	if len(found) != len(open) {
