@@ -62,6 +62,7 @@ type layout struct {
 	captionWordSets []map[string]bool
 	captionKeys     []string    // each caption spelling of the side, folded
 	next            []int       // the word to the right on the same line, -1 if none
+	capNext         []int       // next within captionGap among words of one size: a caption's chain
 	prev            map[int]int // the first word whose next is the key
 	hits            map[string][]labelHit
 	claimed         map[int]string // word index -> field whose caption it is
@@ -106,6 +107,13 @@ func sameLine(a, b image.Rectangle) bool {
 // one line are several heights apart.
 const wordGap = 1.5
 
+// captionGap is wordGap for the words of one caption. Small captions
+// are often letter-spaced, their word spaces two of their heights and
+// more (Mahali pa Kutolewa on an HTML dev2 Kenyan ID: 2.1), and a
+// caption's words are printed one size: the looser chain joins only
+// words of one size, and what it joins must still spell a caption.
+const captionGap = 2.5
+
 // titleGap is wordGap for the document's titles: they are display type,
 // letter-spaced and set with word spaces of about two of their heights
 // (VOTER  ID  CARD read as three words 1.9 heights apart on a synth
@@ -135,6 +143,12 @@ func nextWords(pg *page, gap float64) []int {
 
 func newLayout(pg *page, d *idv.DocumentDefinition, side string) *layout {
 	ly := &layout{pg: pg, next: nextWords(pg, wordGap), hits: map[string][]labelHit{}, claimed: map[int]string{}, generic: d.Generic()}
+	ly.capNext = nextWords(pg, captionGap)
+	for i, n := range ly.capNext {
+		if n >= 0 && !sizeWithin(pg.words[n].box.Dy(), pg.words[i].box.Dy()) {
+			ly.capNext[i] = ly.next[i]
+		}
+	}
 	ly.prev = map[int]int{}
 	for i, n := range ly.next {
 		if _, ok := ly.prev[n]; n >= 0 && !ok {
@@ -270,7 +284,7 @@ func newLayout(pg *page, d *idv.DocumentDefinition, side string) *layout {
 // line right under i's (within a glyph height of its left edge and one
 // and a half heights below j), printed the same size.
 func (ly *layout) nextOrUnder(i, j int) int {
-	if n := ly.next[j]; n >= 0 {
+	if n := ly.capNext[j]; n >= 0 {
 		return n
 	}
 	a, end := ly.pg.words[i].box, ly.pg.words[j].box
@@ -303,18 +317,21 @@ func (ly *layout) captionSized(f idv.FieldDef, c candidate) bool {
 	if ly.captionH == 0 || len(c.words) == 0 || numeric && strings.ContainsAny(c.text, "0123456789") {
 		return false
 	}
-	sure := true
+	sure := 0
 	for _, w := range c.words {
 		if float64(ly.pg.words[w].box.Dy()) > 1.1*float64(ly.captionH) {
 			return false
 		}
-		sure = sure && ly.pg.words[w].conf >= sureConf
+		if ly.pg.words[w].conf >= sureConf {
+			sure++
+		}
 	}
-	// Print of a caption's size that tesseract is sure of, word by word,
-	// and that is no caption's words, is a value set small (an authority
-	// in small capitals under its caption): garbled captions read as
-	// guesses.
-	return !sure
+	// Print of a caption's size that tesseract is sure of, most words
+	// of it, and that is no caption's words, is a value set small (an
+	// authority in small capitals under its caption, PASSPORT OFFICE
+	// NORTHBAY read 95, 91, 64 on a synth passport): garbled captions
+	// read as guesses.
+	return 2*sure <= len(c.words)
 }
 
 // sureConf is the word confidence of print tesseract reads surely:
@@ -1244,7 +1261,7 @@ func (ly *layout) fits(f idv.FieldDef, c candidate) (candidate, string, bool) {
 		bestD := math.Inf(1)
 		for s := 0; s+size <= n; s++ {
 			if ly.captionPiece(ly.pg.words[c.words[s]].text) || foreignEnd(f, ly.pg.words[c.words[s]].text) ||
-				foreignEnd(f, ly.pg.words[c.words[s+size-1]].text) {
+				foreignEnd(f, ly.pg.words[c.words[s+size-1]].text) || ly.foreignInside(f, c.words[s:s+size]) {
 				continue
 			}
 			sub := ly.makeCandidate(f, c.words[s:s+size], 0)
@@ -1297,6 +1314,20 @@ func (ly *layout) trimRun(f idv.FieldDef, c candidate, v string) candidate {
 	out := ly.makeCandidate(f, ws, 0)
 	out.score, out.label, out.how = c.score, c.label, c.how
 	return out
+}
+
+// foreignInside: a word inside the run, of letters or digits, has no
+// character of the field's set: it is other print the run went on into
+// (22 of the date of issue after Government Of Kenya, an authority's
+// value, whose set's filter made GOVERNMENT OF KENYA MAY).
+func (ly *layout) foreignInside(f idv.FieldDef, ws []int) bool {
+	for _, w := range ws {
+		t := ly.pg.words[w].text
+		if hasAlnum(t) && foreignEnd(f, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // foreignEnd: the word has no character of the field's set (1966 for a
@@ -1517,7 +1548,22 @@ func (ly *layout) looseCaptions(d *idv.DocumentDefinition, side string, keys []s
 					continue
 				}
 			}
-			if bestField != "" && missing[bestField] && best <= limit && second-best >= 0.15 {
+			// The print may be the rest of another field's caption whose
+			// first letters were lost (t Name of First Name, TNAME, three
+			// edits from LAST NAME and whole inside FIRST NAMES): a reading
+			// found as closely inside another field's longer spelling is
+			// no field's.
+			if bestField == "" || !missing[bestField] || best > limit || second-best < 0.15 {
+				continue
+			}
+			piece := false
+			for _, sp := range spells {
+				if sp.field != bestField && len(sp.key) > len(acc) && float64(infixDistance(acc, sp.key)) <= best*float64(len(acc)) {
+					piece = true
+					break
+				}
+			}
+			if !piece {
 				cands = append(cands, cand{bestField, append([]int(nil), idx...), best})
 			}
 		}

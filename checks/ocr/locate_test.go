@@ -142,6 +142,10 @@ func TestLayoutFindsValuesByCaption(t *testing.T) {
 		{"artwork left of the margin run into the value", testDef(nameField), []word{
 			w("SURNAME", 350, 190, 15), {box: image.Rect(170, 212, 250, 292), text: "a", conf: 27}, w("JACQUES", 350, 218, 30),
 		}, map[string]string{"surname": "JACQUES"}},
+		{"a small letter-spaced caption, its words two heights apart", testDef(idv.FieldDef{Name: "place_of_issue", Label: "PLACE OF ISSUE",
+			Labels: []string{"MAHALI PA KUTOLEWA"}, Type: idv.FieldText, Charset: "ABCDEFGHIJKLMNOPQRSTUVWXYZ '-", Pattern: `^[A-Z][A-Z '-]{1,30}$`}), []word{
+			w("Mahali", 38, 502, 8), w("pa", 83, 502, 8), w("Kutolewa", 99, 502, 8), w("Mombasa", 184, 490, 28),
+		}, map[string]string{"place_of_issue": "MOMBASA"}},
 		{"prose is no value", testDef(nameField), []word{
 			w("SURNAME", 100, 100, 14), w("visibles", 220, 100, 14), w("selon", 300, 100, 14),
 		}, map[string]string{"surname": ""}},
@@ -299,6 +303,16 @@ func TestFitsTakesTheValueOnly(t *testing.T) {
 	if !ok || v != "RSA" || sub.text != "RSA" {
 		t.Errorf("country: %q from %q, want RSA (not DEC with the digits dropped)", v, sub.text)
 	}
+	// A run gone on into the next column's date: the digits end the
+	// value, not dropped from it (GOVERNMENT OF KENYA MAY).
+	kp := builtin(t, "ke_passport")
+	auth, _ := kp.Field("authority")
+	ly = knownLayout(kp, "front", []word{w("Government", 500, 560, 30), w("Of", 690, 560, 30), w("Kenya", 730, 560, 30),
+		w("22", 830, 560, 30), w("MAY", 875, 560, 30), w("2024", 940, 560, 30)})
+	sub, v, ok = ly.fits(auth, ly.makeCandidate(auth, []int{0, 1, 2, 3, 4, 5}, 0))
+	if !ok || v != "GOVERNMENT OF KENYA" {
+		t.Errorf("authority: %q from %q, want GOVERNMENT OF KENYA", v, sub.text)
+	}
 	// A short value starts at its zone's left edge: nearer it than
 	// artwork read as letters in the zone's middle.
 	name := nameField
@@ -342,5 +356,31 @@ func TestSpacedDate(t *testing.T) {
 		if got := ly.textOf(ly.spacedDate(f, []int{0})); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// A garbled caption is taken for the field it spells nearest, by where
+// it stands; not when it reads as closely inside another field's longer
+// caption: t Name, the rest of First Name, is three edits from LAST NAME
+// but whole inside FIRST NAMES.
+func TestLooseCaptionPieceOfAnother(t *testing.T) {
+	def := builtin(t, "uganda_driving_licence")
+	small := printed(9, 12)
+	value := printed(19, 22)
+	cases := []struct {
+		name    string
+		caption []word
+		want    bool // a loose surname caption
+	}{
+		{"a caption's end", []word{small(355, 224, "t"), small(371, 222, "Name")}, false},
+		{"a caption misread", []word{small(319, 224, "Surnme")}, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ly := knownLayout(def, "front", append([]word{value(459, 222, "CHRISTINE")}, tc.caption...))
+			if got := len(ly.hits["surname"]) > 0; got != tc.want {
+				t.Errorf("surname caption found: %v, want %v (hits %v)", got, tc.want, ly.hits)
+			}
+		})
 	}
 }
