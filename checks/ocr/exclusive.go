@@ -1,6 +1,11 @@
 package ocr
 
-import "image"
+import (
+	"image"
+	"strings"
+
+	"github.com/tambua/tambua/idv"
+)
 
 // strength orders how a value was found, strongest first: next to its
 // caption, then at its place in the ICAO order, by the order of dates or
@@ -51,4 +56,43 @@ func sharePrint(a, b image.Rectangle) bool {
 	}
 	small := min(a.Dx()*a.Dy(), b.Dx()*b.Dy())
 	return 2*in.Dx()*in.Dy() >= small
+}
+
+// dropUnlikely drops the values read only from a field's zone or the
+// words in it (how "zone", "region") that no name or place is: a word of
+// two letters or more with no vowel (NM, RR, PN, read from artwork beside
+// the value) or with a letter three times running (AWWW, a fingerprint's
+// arcs). Found by its caption, its column or its shape, such a reading
+// stands: only where nothing but the definition's drawing put it is it
+// taken for artwork. Only fields that take a name or a place (NAIROBI)
+// are judged, not codes (GBR, SVK). Names and places of the documents
+// read are written in Latin letters with vowels (Y counted); a name with
+// none (NG) loses only a guess.
+func dropUnlikely(d *idv.DocumentDefinition, rs map[string]fieldRead) {
+	for n, r := range rs {
+		f, ok := d.Field(n)
+		if !ok || !r.valid || r.how != "zone" && r.how != "region" || !unlikelyWords(r.value) {
+			continue
+		}
+		if _, named := Normalize(f, "NAIROBI"); !named {
+			continue
+		}
+		rs[n] = fieldRead{raw: r.raw, how: r.how, box: r.box, label: r.label, conf: r.conf}
+	}
+}
+
+// unlikelyWords: a word of v of two letters or more has no vowel, or a
+// letter three times running.
+func unlikelyWords(v string) bool {
+	for _, w := range strings.Fields(v) {
+		if len(w) >= 2 && !strings.ContainsAny(w, "AEIOUY") {
+			return true
+		}
+		for i := 2; i < len(w); i++ {
+			if w[i] == w[i-1] && w[i] == w[i-2] {
+				return true
+			}
+		}
+	}
+	return false
 }

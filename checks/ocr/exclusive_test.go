@@ -37,3 +37,29 @@ func TestOneOwner(t *testing.T) {
 		})
 	}
 }
+
+// A name or place read only from its zone's words that no name or place
+// is (no vowel, a letter thrice) is artwork; found otherwise, or a code,
+// it stands.
+func TestDropUnlikely(t *testing.T) {
+	cases := []struct {
+		config, field, how, value string
+		kept                      bool
+	}{
+		{"tanzania_national_id", "surname", "region", "LAIZER", true},
+		{"tanzania_national_id", "surname", "region", "NM", false},
+		{"uganda_national_id_old", "sub_county", "region", "AWWW", false},
+		{"ke_national_id", "sub_location", "zone", "RR", false},
+		{"tanzania_national_id", "surname", "label", "NM", true},
+		{"generic_passport", "issuing_state", "region", "GBR", true},
+		{"generic_passport", "surname", "region", "WYNN", true},
+	}
+	for _, tc := range cases {
+		def := builtin(t, tc.config)
+		rs := map[string]fieldRead{tc.field: {how: tc.how, value: tc.value, valid: true}}
+		dropUnlikely(def, rs)
+		if got := rs[tc.field].valid; got != tc.kept {
+			t.Errorf("%s %s %q by %s: kept %v, want %v", tc.config, tc.field, tc.value, tc.how, got, tc.kept)
+		}
+	}
+}

@@ -240,11 +240,13 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 					return nil, err
 				}
 			}
+			dropUnlikely(d, rs)
 			if ly.known() {
 				datesByOrder(d, side, ly, rs)
 				if !d.Generic() {
 					byPattern(d, side, ly, rs)
 					byStack(d, side, ly, rs)
+					byRow(d, side, ly, rs)
 				}
 			}
 			oneOwner(rs)

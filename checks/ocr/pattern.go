@@ -175,8 +175,8 @@ func byStack(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]f
 		return fs[a].Zone.X < fs[b].Zone.X
 	})
 	var used []fieldRead
-	for _, r := range rs {
-		if firmRead(r) {
+	for _, f := range fs {
+		if r, ok := st.settled(f); ok {
 			used = append(used, r)
 		}
 	}
@@ -194,6 +194,61 @@ func byStack(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]f
 		}
 	}
 	st.pass(false)
+	st.lone()
+}
+
+// lone gives the one line of print left at the edge of a column of
+// values (two firm reads and more stand at it), between its firm reads,
+// to the one unread field it fits surely: the sex's M between the other
+// names and the polling code of a voter card whose small grey captions
+// were lost and whose voter number, above the names, leaves no order to
+// place it by.
+func (st *stacker) lone() {
+	var firm []fieldRead
+	for _, f := range st.fs {
+		if r, ok := st.settled(f); ok {
+			firm = append(firm, r)
+		}
+	}
+	seen := map[int]bool{}
+	for _, a := range firm {
+		edge, h := a.box.Min.X, a.box.Dy()
+		at := 0
+		top, bottom := a.box.Min.Y, a.box.Max.Y
+		for _, b := range firm {
+			if abs(b.box.Min.X-edge) <= h {
+				at++
+				top, bottom = min(top, b.box.Min.Y), max(bottom, b.box.Max.Y)
+			}
+		}
+		if at < 2 || seen[edge] {
+			continue
+		}
+		seen[edge] = true
+		// Lines between the column's firm reads only: a title over the
+		// column (NATIONAL ID over a Kenyan card's values) is no line of it.
+		var left []candidate
+		for _, c := range st.lines {
+			if abs(c.box.Min.X-edge) <= h && c.box.Min.Y >= top && c.box.Max.Y <= bottom && !overlapsAny(c.box, firm) {
+				left = append(left, c)
+			}
+		}
+		if len(left) != 1 {
+			continue
+		}
+		// The line must read as the field's characters, none dropped by
+		// the set's filter: FC, the F of a garbled FORENAMES caption, is
+		// no sex.
+		var fits []idv.FieldDef
+		for _, f := range st.fs {
+			if _, ok := st.fitRun([]idv.FieldDef{f}, left); st.unread(f) && ok && inCharset(f, left[0].text) {
+				fits = append(fits, f)
+			}
+		}
+		if len(fits) == 1 {
+			st.place(fits, left)
+		}
+	}
 }
 
 // stacker is byStack's work on one side: the side's fields in the
@@ -206,6 +261,8 @@ type stacker struct {
 	lines []candidate
 	// placed counts the fields placed so far.
 	placed int
+	// shapes caches shaped by field name.
+	shapes map[string]bool
 }
 
 // weakRead: not read, or read only from its zone or the words in it; on
@@ -234,7 +291,31 @@ func (st *stacker) regriddable(f idv.FieldDef) bool {
 // cannot vouch for (a lone M, the sex, could be artwork), which its
 // place in the column between two firm reads does.
 func (st *stacker) unread(f idv.FieldDef) bool {
-	return weakRead(st.rs[f.Name]) && !st.ly.captionFound(f.Name) && f.Type != idv.FieldDate && max(f.Lines, 1) == 1
+	_, settled := st.settled(f)
+	return !settled && weakRead(st.rs[f.Name]) && !st.ly.captionFound(f.Name) && f.Type != idv.FieldDate && max(f.Lines, 1) == 1
+}
+
+// settled: f was read firmly, or from its zone's words as a value of a
+// shape no other print takes (a serial number's nine digits, as byPattern
+// would have found it): a field a column is anchored on, whose print no
+// other field's run takes.
+func (st *stacker) settled(f idv.FieldDef) (fieldRead, bool) {
+	r := st.rs[f.Name]
+	if firmRead(r) {
+		return r, true
+	}
+	if !r.valid || r.how != "region" || r.box.Empty() {
+		return r, false
+	}
+	sh, ok := st.shapes[f.Name]
+	if !ok {
+		sh = shaped(f)
+		if st.shapes == nil {
+			st.shapes = map[string]bool{}
+		}
+		st.shapes[f.Name] = sh
+	}
+	return r, sh
 }
 
 // sameColumn: drawn at one left edge, within 5 % of the card (the
@@ -249,8 +330,7 @@ func sameColumn(a, b idv.FieldDef) bool { return math.Abs(a.Zone.X-b.Zone.X) < 0
 func (st *stacker) anchor(k, step int, col idv.FieldDef) (fieldRead, bool) {
 	for ; k >= 0 && k < len(st.fs); k += step {
 		if sameColumn(st.fs[k], col) {
-			r := st.rs[st.fs[k].Name]
-			return r, firmRead(r)
+			return st.settled(st.fs[k])
 		}
 	}
 	return fieldRead{}, false
@@ -272,8 +352,7 @@ func (st *stacker) cardColumn(a, b int) (above, below fieldRead, hasAbove, hasBe
 		if k < 0 || k >= len(st.fs) {
 			return fieldRead{}, false
 		}
-		r := st.rs[st.fs[k].Name]
-		return r, firmRead(r)
+		return st.settled(st.fs[k])
 	}
 	oneEdge := func(up, down fieldRead) bool {
 		return up.box.Max.Y <= down.box.Min.Y && abs(up.box.Min.X-down.box.Min.X) <= up.box.Dy()
@@ -381,24 +460,34 @@ func (st *stacker) between(above, below fieldRead, hasAbove, hasBelow bool) []ca
 // place gives run's fields the lines top down when there are exactly as
 // many and each fits its field surely; it says whether it did.
 func (st *stacker) place(run []idv.FieldDef, lines []candidate) bool {
-	if len(lines) != len(run) || len(run) == 0 {
+	reads, ok := st.fitRun(run, lines)
+	if !ok {
 		return false
-	}
-	sort.Slice(lines, func(a, b int) bool { return lines[a].box.Min.Y < lines[b].box.Min.Y })
-	reads := make([]fieldRead, len(run))
-	for k, f := range run {
-		sub, v, fit := st.ly.fits(f, lines[k])
-		if !fit || len(sub.words) != len(lines[k].words) || sub.conf < shapeConf {
-			return false
-		}
-		reads[k] = fieldRead{box: sub.box, how: "stack", raw: fmt.Sprintf("by its place %s|%.0f", sub.text, sub.conf),
-			value: v, valid: true, conf: sub.conf}
 	}
 	for k, f := range run {
 		st.rs[f.Name] = reads[k]
 	}
 	st.placed += len(run)
 	return true
+}
+
+// fitRun reads run's fields from the lines top down, when there are
+// exactly as many and each fits its field surely.
+func (st *stacker) fitRun(run []idv.FieldDef, lines []candidate) ([]fieldRead, bool) {
+	if len(lines) != len(run) || len(run) == 0 {
+		return nil, false
+	}
+	sort.Slice(lines, func(a, b int) bool { return lines[a].box.Min.Y < lines[b].box.Min.Y })
+	reads := make([]fieldRead, len(run))
+	for k, f := range run {
+		sub, v, fit := st.ly.fits(f, lines[k])
+		if !fit || len(sub.words) != len(lines[k].words) || sub.conf < shapeConf {
+			return nil, false
+		}
+		reads[k] = fieldRead{box: sub.box, how: "stack", raw: fmt.Sprintf("by its place %s|%.0f", sub.text, sub.conf),
+			value: v, valid: true, conf: sub.conf}
+	}
+	return reads, true
 }
 
 // stackLines lists the lines of print a column of values may hold: each
@@ -433,9 +522,10 @@ func (ly *layout) stackLines(used []fieldRead) []candidate {
 	return out
 }
 
-// oneColumn returns the n lines starting at one left edge (within half
-// a line's height), when that edge is the only one of the side that
-// starts exactly n lines.
+// oneColumn returns the n lines starting at one left edge (within a
+// line's height, as between takes a column's lines: a value set a little
+// in from its neighbours, as a printer's line may be, is in the column),
+// when that edge is the only one of the side that starts exactly n lines.
 func (ly *layout) oneColumn(lines []candidate, n int) []candidate {
 	var found []candidate
 	seen := map[int]bool{}
@@ -445,7 +535,7 @@ func (ly *layout) oneColumn(lines []candidate, n int) []candidate {
 		}
 		var col []candidate
 		for j, o := range lines {
-			if abs(o.box.Min.X-l.box.Min.X) <= l.box.Dy()/2 {
+			if abs(o.box.Min.X-l.box.Min.X) <= l.box.Dy() {
 				col = append(col, o)
 				seen[j] = true
 			}
@@ -458,4 +548,147 @@ func (ly *layout) oneColumn(lines []candidate, n int) []candidate {
 		}
 	}
 	return found
+}
+
+// byRow reads fields the definition draws in one row with a read field
+// before them, whose captions were not found, from the print on that
+// field's line to the right of its value: the nationality's UGA with its
+// sex's M beside it under a caption too faint to read, a location's value
+// with the sub-location's beside it. The row is the card's own evidence
+// (the value read, its line), not the definition's zone; nothing is given
+// unless the line holds exactly as many runs of print there as the row
+// has fields open, up to the next field of the row read on that line,
+// and each fits its field surely.
+func byRow(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]fieldRead) {
+	st := stacker{ly: ly, rs: rs}
+	var fs []idv.FieldDef
+	for _, f := range d.Fields {
+		if f.Zone.Side == side && f.Fixed == "" && f.HasZone() {
+			fs = append(fs, f)
+		}
+	}
+	sort.SliceStable(fs, func(a, b int) bool {
+		if !sameRow(fs[a], fs[b]) {
+			return fs[a].Zone.Y < fs[b].Zone.Y
+		}
+		return fs[a].Zone.X < fs[b].Zone.X
+	})
+	// boxed: a read with the box of its print, by more than its zone's
+	// crop: a region read is the print in the field's place.
+	boxed := func(f idv.FieldDef) (fieldRead, bool) {
+		r := rs[f.Name]
+		return r, r.valid && r.how != "zone" && !r.box.Empty()
+	}
+	open := func(f idv.FieldDef) bool {
+		_, ok := boxed(f)
+		return !ok && st.unread(f)
+	}
+	for i := 1; i < len(fs); i++ {
+		left, ok := boxed(fs[i-1])
+		if !ok || !sameRow(fs[i-1], fs[i]) || !open(fs[i]) {
+			continue
+		}
+		j := i + 1
+		for j < len(fs) && sameRow(fs[j], fs[i]) && open(fs[j]) {
+			j++
+		}
+		right := image.Rectangle{Min: image.Pt(ly.pg.w, 0), Max: image.Pt(ly.pg.w, ly.pg.h)}
+		if j < len(fs) && sameRow(fs[j], fs[i]) {
+			if r, ok := boxed(fs[j]); ok && sameLine(left.box, r.box) {
+				right = r.box
+			}
+		}
+		st.placeRow(fs[i:j], ly.rowRuns(left.box, right, st.readBoxes()))
+		i = j - 1
+	}
+}
+
+// sameRow: drawn on one line of the definition (its zones' tops within 3 %
+// of the card; the definitions' zones of one row share their y exactly).
+func sameRow(a, b idv.FieldDef) bool { return math.Abs(a.Zone.Y-b.Zone.Y) < 0.03 }
+
+// readBoxes are the boxes of the print of every field read by more than
+// its zone.
+func (st *stacker) readBoxes() []fieldRead {
+	var out []fieldRead
+	for _, r := range st.rs {
+		if r.valid && r.how != "zone" && !r.box.Empty() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// rowRuns lists the runs of print on left's line between left and
+// right, each as the candidates it holds from each of its words on (a
+// faint caption read before a value is not the value's), longest first.
+func (ly *layout) rowRuns(left, right image.Rectangle, used []fieldRead) [][]candidate {
+	var out [][]candidate
+	for _, seg := range ly.runs() {
+		first, last := ly.pg.words[seg[0]].box, ly.pg.words[seg[len(seg)-1]].box
+		if !sameLine(left, first) || first.Min.X < left.Max.X || last.Max.X > right.Min.X {
+			continue
+		}
+		// Every word read surely, as stackLines takes a column's: a
+		// speck of the portrait beside the row read "i" at 37 is no
+		// run of print.
+		var cs []candidate
+		sure := true
+		for k := len(seg) - 1; k >= 0; k-- {
+			w := ly.pg.words[seg[k]]
+			sure = sure && w.conf >= shapeConf && !w.light
+			c := ly.makeCandidate(idv.FieldDef{}, seg[k:], 0)
+			if sure && hasAlnum(c.text) && !overlapsAny(c.box, used) {
+				cs = append([]candidate{c}, cs...)
+			}
+		}
+		if len(cs) > 0 {
+			out = append(out, cs)
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a][0].box.Min.X < out[b][0].box.Min.X })
+	return out
+}
+
+// placeRow gives run's fields the runs left to right when there are
+// exactly as many and each holds a candidate that fits its field surely
+// (the longest that does).
+func (st *stacker) placeRow(run []idv.FieldDef, runs [][]candidate) {
+	if len(runs) != len(run) {
+		return
+	}
+	reads := make([]fieldRead, len(run))
+	for k, f := range run {
+		found := false
+		for _, c := range runs[k] {
+			sub, v, fit := st.ly.fits(f, c)
+			if fit && len(sub.words) == len(c.words) && sub.conf >= shapeConf {
+				reads[k] = fieldRead{box: sub.box, how: "stack", raw: fmt.Sprintf("by its row %s|%.0f", sub.text, sub.conf),
+					value: v, valid: true, conf: sub.conf}
+				found = true
+				break
+			}
+		}
+		if !found {
+			return
+		}
+	}
+	for k, f := range run {
+		st.rs[f.Name] = reads[k]
+	}
+}
+
+// inCharset: every letter and digit of text is in f's character set (any
+// when the field gives none).
+func inCharset(f idv.FieldDef, text string) bool {
+	cs := charsetOf(f)
+	if cs == "" {
+		return true
+	}
+	for _, r := range strings.ToUpper(text) {
+		if (unicode.IsLetter(r) || unicode.IsDigit(r)) && !strings.ContainsRune(cs, r) {
+			return false
+		}
+	}
+	return true
 }

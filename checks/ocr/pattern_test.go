@@ -123,6 +123,10 @@ func TestCaptionSized(t *testing.T) {
 	}{
 		{name: "an authority in small capitals", field: "authority", words: []word{small(760, 560, "PASSPORT"), small(840, 560, "OFFICE")}},
 		{name: "caption print read as guesses", field: "authority", words: []word{guessed(760, 560, "DATI"), small(800, 560, "BR")}, want: true},
+		{name: "a small value's last word read unsurely", field: "authority", words: []word{small(760, 560, "PASSPORT"), small(840, 560, "OFFICE"),
+			guessed(900, 560, "NORTHBAY")}},
+		{name: "a caption read unsurely but for one word", field: "authority", words: []word{guessed(760, 560, "DATI"), small(800, 560, "OF"),
+			guessed(830, 560, "BR")}, want: true},
 		{name: "print as large as a value", field: "authority", words: []word{printed(14, 30)(760, 560, "UTO")}},
 		{name: "a digit misread in a name's caption", field: "given_names", words: []word{guessed(760, 560, "S9RE"), guessed(800, 560, "EONS")}, want: true},
 		{name: "a date at caption size", field: "date_of_issue", words: []word{guessed(760, 560, "21.02.2018")}},
@@ -305,6 +309,132 @@ func TestStackPlacesAgainAfterAPlacement(t *testing.T) {
 	}
 	byStack(def, "front", ly, rs)
 	wantValues(t, rs, map[string]string{"nin": "CM0563422BXR8J", "surname": "MUSOKE", "given_name": "OBURA", "nationality": "UGA", "sex": "M"})
+}
+
+// A value set a little in from its column (KYADONDO 12 px right of its
+// neighbours, at a line height of 22) is still a line of the column.
+func TestStackWithoutAnchorIndentedLine(t *testing.T) {
+	def := builtin(t, "uganda_national_id_old")
+	w := printed(14, 22)
+	ly := knownLayout(def, "back", []word{w(357, 39, "Kisasi"), w(354, 112, "Bweyogerere"), w(369, 185, "Kyadondo"),
+		w(356, 258, "Makindye"), w(360, 330, "Kampala")})
+	rs := map[string]fieldRead{"district": {box: ly.pg.words[4].box, how: "loose", valid: true, value: "KAMPALA", conf: 96}}
+	byStack(def, "back", ly, rs)
+	wantValues(t, rs, map[string]string{"village": "KISASI", "parish": "BWEYOGERERE", "sub_county": "KYADONDO", "county": "MAKINDYE"})
+}
+
+// A field drawn in the row of a field read, its caption lost, is the one
+// run of print beside that field's value on its line: the sex's M beside
+// the nationality's UGA (the date of birth, in that row of the
+// definition, printed on the next line), the sub-location beside the
+// location's value read from its region. Two runs there, or a run read
+// unsurely, give nothing.
+func TestRow(t *testing.T) {
+	w := printed(14, 22)
+	cases := []struct {
+		name, config, side string
+		words              []word
+		reads              map[int]fieldRead // word -> read (field in raw)
+		want               map[string]string
+	}{
+		{name: "the sex beside the nationality", config: "uganda_national_id_old", side: "front",
+			words: []word{w(224, 259, "UGA"), w(537, 259, "M"), w(223, 330, "30.11.1954")},
+			reads: map[int]fieldRead{0: {raw: "nationality", how: "label", value: "UGA"}, 2: {raw: "date_of_birth", how: "label", value: "30.11.1954"}},
+			want:  map[string]string{"sex": "M"}},
+		{name: "a speck read unsurely beside it", config: "uganda_national_id_old", side: "front",
+			words: []word{w(224, 259, "UGA"), w(537, 259, "M"), {box: image.Rect(845, 265, 860, 280), text: "i", conf: 37}},
+			reads: map[int]fieldRead{0: {raw: "nationality", how: "label", value: "UGA"}},
+			want:  map[string]string{"sex": "M"}},
+		{name: "two runs beside the nationality", config: "uganda_national_id_old", side: "front",
+			words: []word{w(224, 259, "UGA"), w(537, 259, "M"), w(700, 259, "F")},
+			reads: map[int]fieldRead{0: {raw: "nationality", how: "label", value: "UGA"}},
+			want:  map[string]string{"sex": ""}},
+		{name: "the sub-location beside the location's region read", config: "ke_national_id", side: "back",
+			words: []word{w(125, 223, "Mumias"), w(616, 223, "Kiganjo"), w(125, 33, "Thika"), w(616, 33, "Langata")},
+			reads: map[int]fieldRead{0: {raw: "location", how: "region", value: "MUMIAS"}, 2: {raw: "district", how: "region", value: "THIKA"},
+				3: {raw: "division", how: "region", value: "LANGATA"}},
+			want: map[string]string{"sub_location": "KIGANJO"}},
+		{name: "beside a value read only as a zone's crop", config: "ke_national_id", side: "back",
+			words: []word{w(125, 223, "Mumias"), w(616, 223, "Kiganjo")},
+			reads: map[int]fieldRead{0: {raw: "location", how: "zone", value: "MUMIAS"}},
+			want:  map[string]string{"sub_location": ""}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			def := builtin(t, tc.config)
+			ly := knownLayout(def, tc.side, tc.words)
+			rs := map[string]fieldRead{}
+			for i, r := range tc.reads {
+				rs[r.raw] = fieldRead{box: ly.pg.words[i].box, how: r.how, valid: true, value: r.value, conf: 93}
+			}
+			byRow(def, tc.side, ly, rs)
+			wantValues(t, rs, tc.want)
+		})
+	}
+}
+
+// The one line left at a column's edge goes to the one unread field it
+// fits: a voter card printing its number above the names, so no order
+// places the sex's M between the other names and the polling code.
+func TestStackLoneLine(t *testing.T) {
+	def := builtin(t, "ghana_voter_id")
+	w := printed(14, 24)
+	column := []word{w(319, 145, "4444302605"), w(319, 233, "Amoah"), w(321, 322, "Fiifi"), w(321, 410, "M"),
+		w(321, 498, "H078759"), w(319, 586, "04/08/2024")}
+	cases := []struct {
+		name  string
+		words []word
+		names bool // surname and other names read
+		want  map[string]string
+	}{
+		{name: "one line left", words: column, names: true, want: map[string]string{"sex": "M"}},
+		{name: "two lines left", words: append(column, w(321, 450, "F")), names: true, want: map[string]string{"sex": ""}},
+		{name: "a garbled caption's letters", words: append(append([]word(nil), column[:3]...), w(321, 410, "FC"), column[4], column[5]), names: true,
+			want: map[string]string{"sex": ""}},
+		{name: "a line over the column", words: append(append([]word(nil), column[:3]...), w(321, 60, "M"), column[4], column[5]), names: true,
+			want: map[string]string{"sex": ""}},
+		// Words 1 to 3 stand apart: the reads below are words 0, 4, 5.
+		{name: "a line two fields fit", words: []word{column[0], w(321, 322, "Kofi"), w(700, 60, "x"), w(700, 100, "y"), column[4], column[5]},
+			want: map[string]string{"surname": "", "other_names": ""}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ly := knownLayout(def, "front", tc.words)
+			read := func(i int, v string) fieldRead {
+				return fieldRead{box: ly.pg.words[i].box, how: "label", valid: true, value: v, conf: 95}
+			}
+			rs := map[string]fieldRead{"voter_id_number": read(0, "4444302605"), "polling_station_code": read(4, "H078759"),
+				"date_of_registration": read(5, "04.08.2024")}
+			if tc.names {
+				rs["surname"], rs["other_names"] = read(1, "AMOAH"), read(2, "FIIFI")
+			}
+			byStack(def, "front", ly, rs)
+			wantValues(t, rs, tc.want)
+		})
+	}
+}
+
+// A number of its own shape read from its zone's words (the serial
+// number's nine digits) anchors the column as a read by its shape does:
+// the full name between it and the sex is the one line left.
+func TestStackAnchoredOnAShapeInItsZone(t *testing.T) {
+	def := builtin(t, "kenya_national_id")
+	w := printed(18, 26)
+	ly := knownLayout(def, "front", []word{w(352, 125, "756560238"), w(350, 195, "BENSON"), w(470, 195, "KAMAU"),
+		w(340, 258, "MALE"), w(346, 320, "16.08.2017")})
+	read := func(i int, how, v string) fieldRead {
+		return fieldRead{box: ly.pg.words[i].box, how: how, valid: true, value: v, conf: 95}
+	}
+	for _, how := range []string{"region", "zone"} {
+		rs := map[string]fieldRead{"serial_number": read(0, how, "756560238"), "sex": read(3, "shape", "M"),
+			"date_of_issue": read(4, "chronology", "16.08.2017")}
+		byStack(def, "front", ly, rs)
+		want := map[string]string{"full_name": "BENSON KAMAU"}
+		if how == "zone" {
+			want["full_name"] = "" // a crop of the zone has no box of its print
+		}
+		wantValues(t, rs, want)
+	}
 }
 
 // wantValues checks the values read against want (field -> value, ""
