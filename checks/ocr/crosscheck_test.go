@@ -102,6 +102,40 @@ func TestOrderConfirmed(t *testing.T) {
 	}
 }
 
+// A side that did not read as its layout still gives its captioned
+// reads and confirmed dates when it carries a trusted MRZ of its own
+// definition's document, or the definition is generic; not a page without
+// the MRZ, nor under an MRZ whose check digits fail or that names another
+// document.
+func TestKeepsUnmatched(t *testing.T) {
+	reg := docdefs.Default()
+	def := func(c string) *idv.DocumentDefinition { d, _ := reg.Definition(c); return d }
+	trusted := &idv.MRZData{Format: "TD3", DocumentCode: "P", AllChecksPass: true}
+	failing := &idv.MRZData{Format: "TD3", DocumentCode: "P"}
+	cases := []struct {
+		name     string
+		d        *idv.DocumentDefinition
+		side     string
+		mrz      *idv.MRZData
+		mrzMatch bool
+		want     bool
+	}{
+		{"a passport page with its trusted MRZ", def("ke_passport"), "front", trusted, true, true},
+		{"its MRZ failing its check digits", def("ke_passport"), "front", failing, true, false},
+		{"an MRZ of another document", def("ke_passport"), "front", trusted, false, false},
+		{"a card's back carries the MRZ, not its front", def("ke_national_id"), "front",
+			&idv.MRZData{Format: "TD1", DocumentCode: "ID", AllChecksPass: true}, true, false},
+		{"a card's back with its MRZ", def("ke_national_id"), "back", &idv.MRZData{Format: "TD1", DocumentCode: "ID", AllChecksPass: true}, true, true},
+		{"a generic page", def("generic_passport"), "front", trusted, true, true},
+		{"no MRZ", def("kenya_national_id"), "front", nil, false, false},
+	}
+	for _, tc := range cases {
+		if got := keepsUnmatched(tc.d, tc.side, tc.mrz, tc.mrzMatch); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
 // A passport page whose small captions were lost: the surname read from
 // the sex's garbled caption (M) and the given names from artwork are
 // replaced by the one run of print that reads the MRZ's value, however

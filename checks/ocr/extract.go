@@ -321,11 +321,10 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 	}
 	otherDoc := otherDocument(d, ex.MRZ)
 	for _, side := range unmatched {
-		if d.Generic() && mrzTrusted(d, mrz) && !otherDoc {
-			// The print of an unknown issuer is not where the generic
-			// zones are, which says nothing against the document: what
-			// was read next to its captions is kept (and held against the
-			// MRZ below), the other MRZ-backed fields come from the
+		if !otherDoc && keepsUnmatched(d, side, mrz, ex.mrzMatch) {
+			// What was read next to its captions is kept (and held
+			// against the MRZ below), and the dates given out by an order
+			// the MRZ confirms; the other MRZ-backed fields come from the
 			// trusted MRZ.
 			for n, r := range captioned[side] {
 				reads[n] = r
@@ -337,7 +336,10 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 					}
 				}
 			}
-			if len(captioned[side]) == 0 {
+			switch {
+			case !d.Generic():
+				ex.Reasons = appendUnique(ex.Reasons, side+"_unreadable")
+			case len(captioned[side]) == 0:
 				ex.Reasons = appendUnique(ex.Reasons, side+"_layout_unmatched")
 			}
 			continue
@@ -488,6 +490,22 @@ func orderConfirmed(d *idv.DocumentDefinition, m *idv.MRZData, rs map[string]fie
 }
 
 func round3(v float64) float64 { return float64(int(v*1000+0.5)) / 1000 }
+
+// keepsUnmatched: a side that did not read as its definition's layout
+// still gives what was read next to its captions and the dates the MRZ
+// confirms when the MRZ is trusted and either the definition is generic
+// (the print of an unknown issuer is not where the generic zones are,
+// which says nothing against the document) or the side carries that MRZ,
+// of the definition's own document: it is that document, read the right
+// way up, however little of its print read (a Kenyan passport page of the
+// HTML dev2 style whose captions were too faint to read, its date of
+// issue given out by the order of its dates).
+func keepsUnmatched(d *idv.DocumentDefinition, side string, mrz *idv.MRZData, mrzMatch bool) bool {
+	if !mrzTrusted(d, mrz) {
+		return false
+	}
+	return d.Generic() || mrzMatch && d.MRZ.Zone.Side == side
+}
 
 // sideCredible: at least half the side's fields were read and valid.
 func sideCredible(rs map[string]fieldRead) bool {
@@ -681,7 +699,7 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 		if ly.accepts(r) {
 			return r, nil
 		}
-		if ok && sub.conf >= pageFallback {
+		if ok && pageStands(f, sub.conf) {
 			return fieldRead{raw: fmt.Sprintf("page %s|%.0f", sub.text, sub.conf), value: v, valid: true, conf: sub.conf,
 				box: sub.box, label: sub.label, how: sub.how}, nil
 		}
@@ -701,6 +719,16 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 		return r, err
 	}
 	return last, nil
+}
+
+// pageStands: a valid page reading of f at conf is kept when the box
+// re-read did not validate. The two readings disagree, so it takes a
+// confident page reading (pageFallback), unless the value is of a shape
+// no other print takes (a polling station's code, H078759 read at 60 in
+// the page and H0O78759 in its box): the shape vouches for it, and it
+// needs only the confidence every value needs.
+func pageStands(f idv.FieldDef, conf float64) bool {
+	return conf >= pageFallback || conf >= minConfidence && shaped(f)
 }
 
 // reconcile settles a box re-read of a value against the page's line

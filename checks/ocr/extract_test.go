@@ -1,6 +1,10 @@
 package ocr
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tambua/tambua/idv"
+)
 
 func TestReconcile(t *testing.T) {
 	cases := []struct{ reread, page, want string }{
@@ -17,6 +21,29 @@ func TestReconcile(t *testing.T) {
 		reconcile(&r, tc.page)
 		if r.value != tc.want {
 			t.Errorf("reconcile(%q, page %q) = %q, want %q", tc.reread, tc.page, r.value, tc.want)
+		}
+	}
+}
+
+// A page reading the box re-read did not confirm stands when confident,
+// or, for a value of its own shape, at the confidence every value needs.
+func TestPageStands(t *testing.T) {
+	code := field(t, "ghana_voter_id", "polling_station_code")
+	name := field(t, "ghana_voter_id", "surname")
+	cases := []struct {
+		name string
+		f    idv.FieldDef
+		conf float64
+		want bool
+	}{
+		{"a code read at 60", code, 59.99, true},
+		{"a code read as a guess", code, 40, false},
+		{"a name read at 60", name, 60, false},
+		{"a name read confidently", name, 85, true},
+	}
+	for _, tc := range cases {
+		if got := pageStands(tc.f, tc.conf); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

@@ -416,15 +416,51 @@ func (ly *layout) valueLines() []valueLine {
 }
 
 // mrzTop is the top of the side's MRZ, the highest word read with two
-// fillers (<<) and more; the side's height when there is none.
+// fillers (<<) and more; the side's height when there is none. A line of
+// the MRZ read with its fillers taken for letters (PCUTOPETROVCKKOF ... KKK
+// KEKE for P<UTOPETROV<<KOFI<J... on a blurred synth passport) has no
+// "<<": the MRZ goes on over the line right above it (within one and a
+// half line heights) whose words are capitals, digits and fillers only
+// and span most of the MRZ's width, as an MRZ line does and a value line
+// does not.
 func (ly *layout) mrzTop() int {
 	top := ly.pg.h
+	var band image.Rectangle
 	for _, w := range ly.pg.words {
 		if strings.Count(w.text, "<") >= 2 {
 			top = min(top, w.box.Min.Y)
+			band = band.Union(w.box)
 		}
 	}
-	return top
+	if band.Empty() {
+		return top
+	}
+	lh := 0
+	for _, w := range ly.pg.words {
+		if w.box.Min.Y == top {
+			lh = w.box.Dy()
+		}
+	}
+	for {
+		var above image.Rectangle
+		caps := true
+		for _, w := range ly.pg.words {
+			b := w.box
+			if b.Max.Y > top || b.Max.Y < top-3*lh/2 || b.Max.X <= band.Min.X || b.Min.X >= band.Max.X {
+				continue
+			}
+			above = above.Union(b)
+			caps = caps && strings.IndexFunc(w.text, func(r rune) bool {
+				return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '<')
+			}) < 0
+		}
+		// Chosen on that passport: its misread MRZ line spans 97 % of
+		// the MRZ's width; a value line of a data page, half of it at most.
+		if above.Empty() || !caps || 5*above.Dx() < 4*band.Dx() {
+			return top
+		}
+		top, band = above.Min.Y, band.Union(above)
+	}
 }
 
 // genericOrder finds the document number, surname, given names and date

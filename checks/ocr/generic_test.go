@@ -201,3 +201,30 @@ func TestGenericPlacesByOrder(t *testing.T) {
 		})
 	}
 }
+
+// The MRZ's top: the highest line with fillers, and over it a line of
+// the MRZ whose fillers were read as letters; not a value line above it,
+// nor a line of lower-case words.
+func TestMRZTop(t *testing.T) {
+	mrz2 := word{box: image.Rect(71, 940, 1430, 974), text: "MFCTT6<<<7UTO7008278M2802208<<<<<<<<<<<<<<8", conf: 80}
+	misread := []word{{box: image.Rect(71, 876, 556, 910), text: "PCUTOPETROVCKKOF", conf: 1}, {box: image.Rect(574, 877, 621, 910), text: "I<", conf: 38},
+		{box: image.Rect(662, 876, 808, 910), text: "OHANK", conf: 44}, {box: image.Rect(819, 879, 1430, 906), text: "KKKKEKEEEEEEEEEE", conf: 0}}
+	value := word{box: image.Rect(500, 668, 850, 706), text: "2018", conf: 96}
+	cases := []struct {
+		name  string
+		words []word
+		want  int
+	}{
+		{"no MRZ", []word{value}, 1264},
+		{"an MRZ line read with its fillers", []word{value, mrz2}, 940},
+		{"a line above it read with its fillers as letters", append([]word{value, mrz2}, misread...), 876},
+		{"a value line right above it", []word{value, mrz2, {box: image.Rect(71, 900, 400, 930), text: "RIVERTON", conf: 90}}, 940},
+		{"lower-case words above it", []word{value, mrz2, {box: image.Rect(71, 900, 1430, 930), text: "Signature", conf: 90}}, 940},
+	}
+	for _, tc := range cases {
+		ly := &layout{pg: &page{words: tc.words, w: 1500, h: 1264}}
+		if got := ly.mrzTop(); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
