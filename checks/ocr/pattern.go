@@ -296,15 +296,17 @@ func (st *stacker) unread(f idv.FieldDef) bool {
 }
 
 // settled: f was read firmly, or from its zone's words as a value of a
-// shape no other print takes (a serial number's nine digits, as byPattern
-// would have found it): a field a column is anchored on, whose print no
-// other field's run takes.
+// shape no other print takes, a number of four digits and more (a serial
+// number's nine digits, as byPattern would have found it): a field a
+// column is anchored on, whose print no other field's run takes. A lone
+// letter is not such a value: a sex's F read in its zone was a speck of
+// the portrait there.
 func (st *stacker) settled(f idv.FieldDef) (fieldRead, bool) {
 	r := st.rs[f.Name]
 	if firmRead(r) {
 		return r, true
 	}
-	if !r.valid || r.how != "region" || r.box.Empty() {
+	if !r.valid || r.how != "region" || r.box.Empty() || digitCount(r.value) < 4 {
 		return r, false
 	}
 	sh, ok := st.shapes[f.Name]
@@ -691,4 +693,15 @@ func inCharset(f idv.FieldDef, text string) bool {
 		}
 	}
 	return true
+}
+
+// digitCount is the number of digits in s.
+func digitCount(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			n++
+		}
+	}
+	return n
 }

@@ -435,6 +435,13 @@ func TestStackAnchoredOnAShapeInItsZone(t *testing.T) {
 		}
 		wantValues(t, rs, want)
 	}
+	// A lone letter read in the sex's zone (a speck of the portrait) is
+	// no anchor.
+	st := stacker{ly: ly, rs: map[string]fieldRead{"sex": {box: image.Rect(879, 330, 908, 342), how: "region", valid: true, value: "F"}}}
+	sex, _ := def.Field("sex")
+	if _, ok := st.settled(sex); ok {
+		t.Error("a sex's F read in its zone anchors a column")
+	}
 }
 
 // wantValues checks the values read against want (field -> value, ""
