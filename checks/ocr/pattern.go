@@ -348,7 +348,11 @@ func (st *stacker) anchor(k, step int, col idv.FieldDef) (fieldRead, bool) {
 // after it, drawn in two columns by the definition and standing at one
 // edge on the card, show the column (surname, given name, nationality
 // and sex over a date of birth and a NIN that the definition draws side
-// by side); a run that closes it likewise by the two fields before it.
+// by side). A run that closes the side's order takes the lines under the
+// field before it at that field's edge, when they are as many as the run
+// and each fits its field (the sub-county, county and district under a
+// Ugandan back's parish, whose village above it was read only from its
+// region).
 func (st *stacker) cardColumn(a, b int) (above, below fieldRead, hasAbove, hasBelow bool) {
 	at := func(k int) (fieldRead, bool) {
 		if k < 0 || k >= len(st.fs) {
@@ -375,7 +379,7 @@ func (st *stacker) cardColumn(a, b int) (above, below fieldRead, hasAbove, hasBe
 	case a < 0 && hasBelow:
 		return above, below, false, regridded(b)
 	case b >= len(st.fs) && hasAbove:
-		return above, below, regridded(a - 1), false
+		return above, below, true, false
 	}
 	return above, below, false, false
 }

@@ -444,6 +444,35 @@ func TestStackAnchoredOnAShapeInItsZone(t *testing.T) {
 	}
 }
 
+// The run closing the side's order (sub-county, county, district) takes
+// the lines under the last field read at its edge (the parish, by its
+// caption), though the village above that was read only from its region.
+func TestStackClosingRun(t *testing.T) {
+	def := builtin(t, "uganda_national_id_new")
+	w := printed(19, 26)
+	column := []word{w(148, 42, "MPERERWE"), w(148, 124, "MPERERWE"), w(148, 205, "KOOKI"), w(148, 287, "BUGANGAIZI"),
+		w(148, 368, "FORT"), w(240, 368, "PORTAL")}
+	cases := []struct {
+		name  string
+		words []word
+		want  map[string]string
+	}{
+		{"three lines under the parish", column, map[string]string{"sub_county": "KOOKI", "county": "BUGANGAIZI", "district": "FORT PORTAL"}},
+		{"four lines under it", append(column, w(148, 450, "KASESE")), map[string]string{"sub_county": "", "county": "", "district": ""}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ly := knownLayout(def, "back", tc.words)
+			rs := map[string]fieldRead{
+				"village": {box: ly.pg.words[0].box, how: "region", valid: true, value: "MPERERWE", conf: 99},
+				"parish":  {box: ly.pg.words[1].box, how: "label", valid: true, value: "MPERERWE", conf: 99},
+			}
+			byStack(def, "back", ly, rs)
+			wantValues(t, rs, tc.want)
+		})
+	}
+}
+
 // wantValues checks the values read against want (field -> value, ""
 // for not given).
 func wantValues(t *testing.T, rs map[string]fieldRead, want map[string]string) {
