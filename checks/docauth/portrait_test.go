@@ -26,7 +26,7 @@ var (
 )
 
 // recognizer loads the dlib models once for the package's tests.
-func recognizer(t *testing.T) *facerec.Recognizer {
+func recognizer(t testing.TB) *facerec.Recognizer {
 	t.Helper()
 	dir := fixtures.Models(t)
 	recOnce.Do(func() { recOne, recErr = facerec.Load(dir, facerec.Options{Pool: 1}) })
@@ -46,7 +46,7 @@ type specimen struct {
 	photo image.Rectangle
 }
 
-func loadSpecimen(t *testing.T, name string) specimen {
+func loadSpecimen(t testing.TB, name string) specimen {
 	t.Helper()
 	b, err := os.ReadFile(fixtures.Path(t, "ids", name))
 	if err != nil {
