@@ -6,9 +6,13 @@ import (
 	"image/draw"
 	"image/jpeg"
 	pngenc "image/png"
+	"os"
 	"testing"
 
 	"github.com/disintegration/imaging"
+
+	"github.com/tambua/tambua/internal/testkit/fixtures"
+	"github.com/tambua/tambua/vision"
 )
 
 // jpegBytes encodes img at quality q and decodes it again.
@@ -90,6 +94,27 @@ func TestRecompressedPatch(t *testing.T) {
 			}
 		})
 	}
+	// every real specimen, saved again whole at a lower and a higher
+	// quality than most files are: no patch
+	for _, name := range []string{"passeye_0_pass-lva.jpg", "passeye_100_id-che.jpg", "passeye_100_id-rou.jpg", "passeye_100_id-si.jpg",
+		"passeye_100_id-usa.jpg", "passeye_100_pass-chn.jpg", "passeye_100_pass-cze2.jpg", "passeye_100_pass-hrv.jpg", "passeye_100_pass-lux.jpg",
+		"passeye_100_pass-polx.jpg", "passeye_100_visa-polx.jpg", "passeye_100_visa-usa.jpg", "passeye_passport-td2.jpg", "passeye_passport-td3.jpg",
+		"arg0s_id_cards__Spain.png", "arg0s_passports__Ukraine.png"} {
+		raw, err := os.ReadFile(fixtures.Path(t, "ids", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := vision.Decode(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []int{75, 95} {
+			b, dec := jpegBytes(t, img, q)
+			if r, _ := recompressedPatch(b, dec); r.found() {
+				t.Errorf("%s saved again whole at %d: a patch (%+v)", name, q, r)
+			}
+		}
+	}
 	// a PNG is no JPEG: not examined
 	var b bytes.Buffer
 	if err := (&pngenc.Encoder{}).Encode(&b, png.img); err != nil {
@@ -110,5 +135,43 @@ func BenchmarkRecompressedPatch(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		recompressedPatch(data, dec)
+	}
+}
+
+// The layer reports the patch as a review finding, is silent on a
+// picture saved twice throughout, and skips a capture that is no JPEG.
+func TestEditLayer(t *testing.T) {
+	page := loadSpecimen(t, "passeye_100_pass-bdr.jpg")
+	other := loadSpecimen(t, "passeye_100_pass-hrv.jpg")
+	swapped := imaging.Clone(page.img)
+	photo := imaging.Resize(imaging.Crop(other.img, other.photo), page.photo.Dx(), page.photo.Dy(), imaging.Linear)
+	draw.Draw(swapped, page.photo, photo, image.Point{}, draw.Src)
+	edited, editedImg := jpegBytes(t, swapped, 85)
+	whole, wholeImg := jpegBytes(t, page.img, 85)
+	var png bytes.Buffer
+	if err := (&pngenc.Encoder{}).Encode(&png, page.img); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		data    []byte
+		img     image.Image
+		finding bool
+		skipped bool
+	}{
+		{"edited", edited, editedImg, true, false},
+		{"saved again whole", whole, wholeImg, false, false},
+		{"png", png.Bytes(), page.img, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lr := editLayer(&inputs{captureData: tc.data, capture: tc.img})
+			if (lr.skipped != "") != tc.skipped {
+				t.Fatalf("skipped %q", lr.skipped)
+			}
+			got := len(lr.findings) == 1 && lr.findings[0].code == CodeCaptureEdited && !lr.findings[0].fail
+			if got != tc.finding || (!tc.finding && len(lr.findings) > 0) {
+				t.Errorf("findings %+v, want the review finding: %v", lr.findings, tc.finding)
+			}
+		})
 	}
 }
