@@ -422,7 +422,8 @@ func earlierStep(hist []float64, q2, M int) ([]float32, bool) {
 		}
 		// each multiple of q1, blurred by the rounding of the pixels
 		// between the two compressions, spread over the values it rounds to
-		for m := -(M + 2) * q2; m <= (M+2)*q2; m++ {
+		reach := (M+1)*q2/q1 + 1 // multiples that round inside -M..M
+		for m := -reach; m <= reach; m++ {
 			x := float64(m * q1)
 			c0 := int(math.Floor((x-3*recompNoise)/float64(q2) + 0.5))
 			c1 := int(math.Floor((x+3*recompNoise)/float64(q2) + 0.5))

@@ -175,3 +175,16 @@ func TestEditLayer(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkRecompressedPatchLowQuality: the editor's save at quality 60
+// (large steps: the most earlier steps to try).
+func BenchmarkRecompressedPatchLowQuality(b *testing.B) {
+	page := loadSpecimen(b, "passeye_100_pass-bdr.jpg")
+	img := imaging.Resize(page.img, 1600, 1200, imaging.Linear)
+	_, camera := jpegBytes(b, img, 50)
+	data, dec := jpegBytes(b, camera, 60)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		recompressedPatch(data, dec)
+	}
+}
