@@ -2,6 +2,7 @@ package docauth
 
 import (
 	"context"
+	"errors"
 	"image"
 	"image/color"
 	"image/draw"
@@ -316,6 +317,42 @@ func TestHologramCover(t *testing.T) {
 			}
 			if tc.visible && (m.cover < holoMaxCover) != tc.missing {
 				t.Errorf("cover %.2f, want missing: %v", m.cover, tc.missing)
+			}
+		})
+	}
+}
+
+// The portrait layer reports the hologram hidden over the portrait as a
+// review finding, before (and without) looking for the face.
+func TestPortraitLayerHologram(t *testing.T) {
+	page := loadSpecimen(t, "passeye_100_pass-bdr.jpg")
+	p := page.photo
+	h := image.Rect(p.Max.X-p.Dx()/3, p.Max.Y-p.Dy()/4, p.Max.X+p.Dx()/6, p.Max.Y-p.Dy()/20)
+	genuine := imaging.Clone(page.img)
+	diffract(genuine, h, 0.3)
+	swapped := imaging.Clone(genuine)
+	other := loadSpecimen(t, "passeye_100_pass-hrv.jpg")
+	draw.Draw(swapped, p, imaging.Resize(imaging.Crop(other.img, other.photo), p.Dx(), p.Dy(), imaging.Linear), image.Point{}, draw.Src)
+	W, H := float64(page.img.Bounds().Dx()), float64(page.img.Bounds().Dy())
+	zone := func(r image.Rectangle) idv.Zone {
+		return idv.Zone{Side: "front", X: float64(r.Min.X) / W, Y: float64(r.Min.Y) / H, W: float64(r.Dx()) / W, H: float64(r.Dy()) / H}
+	}
+	pz := zone(p)
+	def := &idv.DocumentDefinition{Photo: &pz, Security: []idv.Feature{{Kind: "hologram", Zone: zone(h)}}}
+	noFaces := func() (faceFinder, error) { return nil, errors.New("no models in this test") }
+	for _, tc := range []struct {
+		name  string
+		img   *image.NRGBA
+		found bool
+	}{{"genuine", genuine, false}, {"swapped", swapped, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			lr := portraitLayer(context.Background(), &inputs{def: def, front: tc.img}, noFaces)
+			got := false
+			for _, f := range lr.findings {
+				got = got || f.code == CodeOverlayMissing && !f.fail
+			}
+			if got != tc.found {
+				t.Errorf("findings %+v, stats %v: want %s %v", lr.findings, lr.stats, CodeOverlayMissing, tc.found)
 			}
 		})
 	}
