@@ -28,7 +28,7 @@ func editLayer(in *inputs) layerResult {
 	if r.found() {
 		lr.score = 0.3
 		lr.findings = append(lr.findings, finding{code: CodeCaptureEdited,
-			note: fmt.Sprintf("a patch of the capture (%d x %d px at %d,%d; %.1f%% of the picture) was compressed once where the rest shows two compressions: pasted in before the picture was saved again",
+			note: fmt.Sprintf("a patch of the stored capture (%d x %d px at %d,%d; %.1f%% of the picture) was compressed once where the rest shows two compressions: pasted in before the picture was saved again",
 				r.Box.Dx(), r.Box.Dy(), r.Box.Min.X, r.Box.Min.Y, 100*r.Share)})
 	}
 	return lr
