@@ -48,6 +48,9 @@ const (
 	// value that does not belong on the card.
 	layerPortrait   = "portrait"
 	layerValuePrint = "value_print"
+	// layerEdit is ours: a patch of the captured picture pasted in before
+	// the picture was saved again (recompress.go).
+	layerEdit = "capture_edit"
 )
 
 // DefaultReviewBand is the width below the threshold that goes to review
@@ -155,6 +158,8 @@ type Section struct {
 	PortraitStats map[string]float64 `json:"portrait_stats,omitempty"`
 	// PrintStats are the print layer's raw cues.
 	PrintStats map[string]float64 `json:"print_stats,omitempty"`
+	// EditStats are the capture_edit layer's raw cues.
+	EditStats map[string]float64 `json:"capture_edit_stats,omitempty"`
 	// MRZSource says which reading of the MRZ the layers used:
 	// mrz_parsing, ocr_extraction, document_authenticity (read again) or
 	// unverified (no reading whose check digits pass); "" without one.
@@ -217,7 +222,7 @@ type layerResult struct {
 // substrate are the strongest evidence a single photo gives; the others
 // corroborate. Chosen by judgement, not fitted.
 var weights = map[string]float64{
-	layerMRZ: 3, layerSubstrate: 3, layerCrossCheck: 2, layerBarcode: 2, layerPortrait: 2, layerDocType: 1, layerValidity: 1, layerValuePrint: 1,
+	layerMRZ: 3, layerSubstrate: 3, layerCrossCheck: 2, layerBarcode: 2, layerPortrait: 2, layerEdit: 2, layerDocType: 1, layerValidity: 1, layerValuePrint: 1,
 }
 
 // accusatory layers look for one kind of tampering; they weigh in only
@@ -225,7 +230,7 @@ var weights = map[string]float64{
 // of cards other layers doubted: a held-out genuine card with a
 // recapture texture went from FAIL to REVIEW, and a third of the medium
 // screen recaptures that failed only went to review.
-var accusatory = map[string]bool{layerPortrait: true, layerValuePrint: true}
+var accusatory = map[string]bool{layerPortrait: true, layerValuePrint: true, layerEdit: true}
 
 // inputs is what the layers examine.
 type inputs struct {
@@ -233,10 +238,13 @@ type inputs struct {
 	front   image.Image // the rectified front
 	back    image.Image // the rectified back (nil when not sent)
 	capture image.Image // the front as captured
-	mrz     *idv.MRZData
-	mrzFrom string
-	fields  map[string]string
-	quality *idv.OCRQuality
+	// captureData is the front as stored (its JPEG compression history
+	// is evidence of an edit)
+	captureData []byte
+	mrz         *idv.MRZData
+	mrzFrom     string
+	fields      map[string]string
+	quality     *idv.OCRQuality
 	// readings is how ocr_extraction came by each field (nil when it did
 	// not say): a weak reading is no evidence against the card.
 	readings *idv.OCRReadings
@@ -318,7 +326,7 @@ func (k *Check) gather(ctx context.Context, c *idv.Case) (inputs, []layerResult)
 		bad("doc_front_unreadable", err.Error())
 		return in, problems
 	}
-	in.capture = capture
+	in.capture, in.captureData = capture, front.Data
 	if img, ok := c.Derived(idv.ImageFrontRectified); ok {
 		in.front = img
 	} else if card, err := vision.Rectify(capture, in.def, "front"); err == nil {
@@ -421,6 +429,7 @@ func (k *Check) examine(ctx context.Context, c *idv.Case, in inputs) []layerResu
 		validityOf(in),
 		portraitLayer(ctx, &in, k.faces),
 		valuePrintLayer(&in),
+		editLayer(&in),
 	}
 }
 
@@ -494,6 +503,9 @@ func judge(layers []layerResult, threshold, band float64) (Section, idv.Outcome)
 		}
 		if lr.name == layerValuePrint && len(lr.stats) > 0 {
 			sec.PrintStats = lr.stats
+		}
+		if lr.name == layerEdit && len(lr.stats) > 0 {
+			sec.EditStats = lr.stats
 		}
 		if lr.skipped != "" {
 			sec.ChecksSkipped = append(sec.ChecksSkipped, lr.name)

@@ -1,7 +1,9 @@
 package docauth
 
 import (
+	"bytes"
 	"image"
+	"image/jpeg"
 	"testing"
 	"time"
 
@@ -49,5 +51,25 @@ func FuzzPictureCues(f *testing.F) {
 		_, _ = compareGhost(l, r, l, 0.6, []image.Rectangle{r})
 		_ = printOver(&idv.OCRReadings{Words: map[string][][4]float64{"front": {{float64(x) / 100, float64(y) / 100, float64(bw) / 100, float64(bh) / 100}}}},
 			idv.Zone{Side: "front", X: 0.1, Y: 0.1, W: float64(bw) / 100, H: float64(bh) / 100})
+	})
+}
+
+// FuzzCaptureCompression feeds the JPEG compression reader anything as a
+// stored capture (outside input): it must not panic.
+func FuzzCaptureCompression(f *testing.F) {
+	var b bytes.Buffer
+	img := image.NewGray(image.Rect(0, 0, 72, 64))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i * 37 % 251)
+	}
+	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 80}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b.Bytes())
+	f.Add([]byte{0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x43, 0x00})
+	f.Add([]byte{0xFF, 0xD8, 0xFF, 0xFF, 0xFF})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _ = jpegLumaQuant(data)
+		_, _ = recompressedPatch(data, nil)
 	})
 }

@@ -25,6 +25,9 @@ const (
 	// CodePastedEdge: the portrait ends in a straight cut edge turned
 	// against the card, as a photo glued over it does.
 	CodePastedEdge = "doc_portrait_pasted_edge"
+	// CodeOverlayMissing: the hologram the definition lays over the
+	// portrait's corner shows over the card but not over the portrait.
+	CodeOverlayMissing = "doc_portrait_overlay_missing"
 )
 
 // Operating points of the portrait cues, chosen on the tuning corpora
@@ -61,6 +64,20 @@ const (
 	edgeSupport  = 0.7
 	edgeAgree    = 0.3
 	edgeMinTurn  = 0.3
+	// Hologram over the portrait: its part off the portrait must show
+	// holoMinVisible times the colour texture of the card beyond it (else
+	// this photo does not show the hologram's colour: not examined), and
+	// its part over the portrait under holoMaxCover of its part off it is
+	// a portrait laid over the hologram or put in its place. Tuning
+	// captures (seeds 60 base and 61 columns, easy and medium, the ten
+	// definitions whose hologram reaches into the portrait): genuine cards
+	// 0.83 and up over 120 captures; pastes glued over the laminate and
+	// digital swaps 0.04 to 0.27 for 28 of 40, the rest 0.44 and up (a
+	// pasted face whose own colour detail stands in for the hologram's);
+	// pastes under the laminate keep the hologram over them (0.7 to 1.6).
+	// Edited and genuine cards: 0.67 and up over 189 captures.
+	holoMinVisible = 1.25
+	holoMaxCover   = 0.4
 )
 
 // faceFinder finds faces in a picture (facerec.Recognizer does).
@@ -71,7 +88,8 @@ type faceFinder interface {
 // portraitLayer looks for a portrait that does not belong on the card:
 // a ghost portrait that shows another face, a colour portrait on a
 // document that engraves them in grey, a straight cut edge turned
-// against the card. What each can and cannot see is in docs/docauth.md.
+// against the card, a hologram laid over the portrait's corner that shows
+// over the card but not over the portrait. What each can and cannot see is in docs/docauth.md.
 func portraitLayer(ctx context.Context, in *inputs, faces func() (faceFinder, error)) layerResult {
 	lr := layerResult{name: layerPortrait, score: 1}
 	d := in.def
@@ -98,6 +116,23 @@ func portraitLayer(ctx context.Context, in *inputs, faces func() (faceFinder, er
 			lr.score = math.Min(lr.score, 0.3)
 			lr.findings = append(lr.findings, finding{code: CodePastedEdge,
 				note: fmt.Sprintf("the portrait ends in straight edges (%s) turned %.2f degrees against the card", strings.Join(sides, ", "), turn)})
+		}
+	}
+
+	// the hologram the definition lays over the portrait's corner
+	if hz, ok := overlayZone(d); ok {
+		if m, ok := hologramCover(side, zr, zonePx(hz, l.w, l.h)); ok {
+			stats["holo_visible"] = round3(m.visible)
+			if m.visible < holoMinVisible {
+				lr.unexamined = append(lr.unexamined, fmt.Sprintf("the hologram over the portrait: this photo does not show its colour (%.2f of the card's beside it)", m.visible))
+			} else {
+				stats["holo_cover"] = round3(m.cover)
+				if m.cover < holoMaxCover {
+					lr.score = math.Min(lr.score, 0.3)
+					lr.findings = append(lr.findings, finding{code: CodeOverlayMissing,
+						note: fmt.Sprintf("the hologram over the portrait's corner shows over the card but not over the portrait (colour detail %.2f of its part off the portrait, under %.2f)", m.cover, holoMaxCover)})
+				}
+			}
 		}
 	}
 
@@ -264,4 +299,23 @@ func growZone(z idv.Zone, f float64) idv.Zone {
 	mx, my := z.W*f, z.H*f
 	z.X, z.Y, z.W, z.H = z.X-mx, z.Y-my, z.W+2*mx, z.H+2*my
 	return z
+}
+
+// overlayZone is where the definition lays a hologram over the portrait:
+// a hologram on the portrait's side that reaches into the photo zone by a
+// fifth of its own area at least.
+func overlayZone(d *idv.DocumentDefinition) (idv.Zone, bool) {
+	p := *d.Photo
+	for _, f := range d.Security {
+		z := f.Zone
+		if f.Kind != "hologram" || z.Side != p.Side || z.W <= 0 || z.H <= 0 {
+			continue
+		}
+		x0, y0 := math.Max(p.X, z.X), math.Max(p.Y, z.Y)
+		x1, y1 := math.Min(p.X+p.W, z.X+z.W), math.Min(p.Y+p.H, z.Y+z.H)
+		if x1 > x0 && y1 > y0 && (x1-x0)*(y1-y0) >= 0.2*z.W*z.H {
+			return z, true
+		}
+	}
+	return idv.Zone{}, false
 }

@@ -2,8 +2,10 @@ package docauth
 
 import (
 	"context"
+	"errors"
 	"image"
 	"image/color"
+	"image/draw"
 	"math"
 	"os"
 	"sync"
@@ -26,7 +28,7 @@ var (
 )
 
 // recognizer loads the dlib models once for the package's tests.
-func recognizer(t *testing.T) *facerec.Recognizer {
+func recognizer(t testing.TB) *facerec.Recognizer {
 	t.Helper()
 	dir := fixtures.Models(t)
 	recOnce.Do(func() { recOne, recErr = facerec.Load(dir, facerec.Options{Pool: 1}) })
@@ -46,7 +48,7 @@ type specimen struct {
 	photo image.Rectangle
 }
 
-func loadSpecimen(t *testing.T, name string) specimen {
+func loadSpecimen(t testing.TB, name string) specimen {
 	t.Helper()
 	b, err := os.ReadFile(fixtures.Path(t, "ids", name))
 	if err != nil {
@@ -263,5 +265,95 @@ func TestCompareGhostTooSmall(t *testing.T) {
 	flat.Set(0, 0, color.NRGBA{0, 0, 0, 255})
 	if _, ok := compareGhost(lumaOf(flat), image.Rect(10, 10, 50, 50), lumaOf(flat), 0.6, nil); ok {
 		t.Error("a flat face compared")
+	}
+}
+
+// diffract lays a hologram-like patch over r of img: colours that run
+// through the spectrum in stripes a few px wide (a diffraction grating
+// seen at one angle), blended at the given opacity.
+func diffract(img *image.NRGBA, r image.Rectangle, opacity float64) {
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			t := float64(x+y) / 1.5
+			c := [3]float64{128 + 127*math.Sin(t), 128 + 127*math.Sin(t+2.1), 128 + 127*math.Sin(t+4.2)}
+			o := img.PixOffset(x, y)
+			for k := 0; k < 3; k++ {
+				img.Pix[o+k] = uint8(float64(img.Pix[o+k])*(1-opacity) + c[k]*opacity)
+			}
+		}
+	}
+}
+
+// A hologram laid over the portrait's corner and the page beside it shows
+// alike over both; a portrait put over it (glued on, or pasted into the
+// picture) hides its part over the portrait; a photo that shows no
+// hologram colour is not judged.
+func TestHologramCover(t *testing.T) {
+	page := loadSpecimen(t, "passeye_100_pass-bdr.jpg")
+	p := page.photo
+	h := image.Rect(p.Max.X-p.Dx()/3, p.Max.Y-p.Dy()/4, p.Max.X+p.Dx()/6, p.Max.Y-p.Dy()/20)
+	genuine := imaging.Clone(page.img)
+	diffract(genuine, h, 0.3)
+	swapped := imaging.Clone(genuine)
+	other := loadSpecimen(t, "passeye_100_pass-hrv.jpg")
+	photo := imaging.Resize(imaging.Crop(other.img, other.photo), p.Dx(), p.Dy(), imaging.Linear)
+	draw.Draw(swapped, p, photo, image.Point{}, draw.Src)
+	for _, tc := range []struct {
+		name             string
+		img              *image.NRGBA
+		visible, missing bool
+	}{
+		{"hologram over portrait and page", genuine, true, false},
+		{"portrait laid over the hologram", swapped, true, true},
+		{"no hologram colour in the photo", page.img, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, ok := hologramCover(tc.img, p, h)
+			if !ok {
+				t.Fatal("not measured")
+			}
+			if vis := m.visible >= holoMinVisible; vis != tc.visible {
+				t.Fatalf("visible %.2f, want visible: %v", m.visible, tc.visible)
+			}
+			if tc.visible && (m.cover < holoMaxCover) != tc.missing {
+				t.Errorf("cover %.2f, want missing: %v", m.cover, tc.missing)
+			}
+		})
+	}
+}
+
+// The portrait layer reports the hologram hidden over the portrait as a
+// review finding, before (and without) looking for the face.
+func TestPortraitLayerHologram(t *testing.T) {
+	page := loadSpecimen(t, "passeye_100_pass-bdr.jpg")
+	p := page.photo
+	h := image.Rect(p.Max.X-p.Dx()/3, p.Max.Y-p.Dy()/4, p.Max.X+p.Dx()/6, p.Max.Y-p.Dy()/20)
+	genuine := imaging.Clone(page.img)
+	diffract(genuine, h, 0.3)
+	swapped := imaging.Clone(genuine)
+	other := loadSpecimen(t, "passeye_100_pass-hrv.jpg")
+	draw.Draw(swapped, p, imaging.Resize(imaging.Crop(other.img, other.photo), p.Dx(), p.Dy(), imaging.Linear), image.Point{}, draw.Src)
+	W, H := float64(page.img.Bounds().Dx()), float64(page.img.Bounds().Dy())
+	zone := func(r image.Rectangle) idv.Zone {
+		return idv.Zone{Side: "front", X: float64(r.Min.X) / W, Y: float64(r.Min.Y) / H, W: float64(r.Dx()) / W, H: float64(r.Dy()) / H}
+	}
+	pz := zone(p)
+	def := &idv.DocumentDefinition{Photo: &pz, Security: []idv.Feature{{Kind: "hologram", Zone: zone(h)}}}
+	noFaces := func() (faceFinder, error) { return nil, errors.New("no models in this test") }
+	for _, tc := range []struct {
+		name  string
+		img   *image.NRGBA
+		found bool
+	}{{"genuine", genuine, false}, {"swapped", swapped, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			lr := portraitLayer(context.Background(), &inputs{def: def, front: tc.img}, noFaces)
+			got := false
+			for _, f := range lr.findings {
+				got = got || f.code == CodeOverlayMissing && !f.fail
+			}
+			if got != tc.found {
+				t.Errorf("findings %+v, stats %v: want %s %v", lr.findings, lr.stats, CodeOverlayMissing, tc.found)
+			}
+		})
 	}
 }

@@ -211,3 +211,96 @@ func lineSearch(l *plane, vertical bool, pos, band, from, to int) straightEdge {
 	best.Contrast = best.Step / typical
 	return best
 }
+
+// holoMeasure compares a hologram's colour detail where it lies over the
+// portrait with where it lies over the card.
+type holoMeasure struct {
+	// visible is the colour texture of the hologram's part off the
+	// portrait over that of the card beyond it (the same strip moved
+	// out by its width): how well this photo shows the hologram.
+	visible float64
+	// cover is the colour texture of its part over the portrait over
+	// that of its part off it.
+	cover float64
+}
+
+// hologramCover measures the hologram zone h against the photo zone p
+// (card px) on the card picture. A hologram diffracts light into colours
+// that change across it: in a photo it is fine colour detail over
+// whatever lies under it. A portrait laid over it, or put in its place
+// in the picture, has only its own. ok is false when the hologram has no
+// part over the portrait or none off it wide enough to measure.
+func hologramCover(card image.Image, p, h image.Rectangle) (holoMeasure, bool) {
+	b := card.Bounds()
+	over := h.Intersect(p).Intersect(b)
+	if over.Dx() < 8 || over.Dy() < 8 {
+		return holoMeasure{}, false
+	}
+	// the widest strip of the hologram off the portrait, and the card
+	// beyond it
+	var strips [][2]image.Rectangle
+	if h.Max.X > p.Max.X { // right
+		s := image.Rect(p.Max.X, h.Min.Y, h.Max.X, h.Max.Y)
+		strips = append(strips, [2]image.Rectangle{s, s.Add(image.Pt(s.Dx(), 0))})
+	}
+	if h.Min.X < p.Min.X { // left
+		s := image.Rect(h.Min.X, h.Min.Y, p.Min.X, h.Max.Y)
+		strips = append(strips, [2]image.Rectangle{s, s.Sub(image.Pt(s.Dx(), 0))})
+	}
+	if h.Max.Y > p.Max.Y { // below
+		s := image.Rect(h.Min.X, p.Max.Y, h.Max.X, h.Max.Y)
+		strips = append(strips, [2]image.Rectangle{s, s.Add(image.Pt(0, s.Dy()))})
+	}
+	if h.Min.Y < p.Min.Y { // above
+		s := image.Rect(h.Min.X, h.Min.Y, h.Max.X, p.Min.Y)
+		strips = append(strips, [2]image.Rectangle{s, s.Sub(image.Pt(0, s.Dy()))})
+	}
+	best := -1
+	for i, s := range strips {
+		s[0], s[1] = s[0].Intersect(b), s[1].Intersect(b)
+		if s[0].Dx() < 6 || s[0].Dy() < 6 || s[1].Dx() < 6 || s[1].Dy() < 6 {
+			continue
+		}
+		if best < 0 || min(s[0].Dx(), s[0].Dy()) > min(strips[best][0].Dx(), strips[best][0].Dy()) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return holoMeasure{}, false
+	}
+	off, beyond := strips[best][0].Intersect(b), strips[best][1].Intersect(b)
+	co, cf, cb := colourDetail(card, over), colourDetail(card, off), colourDetail(card, beyond)
+	if cf <= 0 || cb <= 0 {
+		return holoMeasure{}, false
+	}
+	return holoMeasure{visible: cf / cb, cover: co / cf}, true
+}
+
+// colourDetail is the fine colour detail of the rectangle r of img: the
+// opponent channels R-G and (R+G)/2-B band-passed between Gaussians of 1
+// and 4 px, mean absolute value (grey levels).
+func colourDetail(img image.Image, r image.Rectangle) float64 {
+	g := r.Inset(-8).Intersect(img.Bounds())
+	if r.Dx() < 4 || r.Dy() < 4 || g.Empty() {
+		return 0
+	}
+	rg, yb := newPlane(g.Dx(), g.Dy()), newPlane(g.Dx(), g.Dy())
+	for y := g.Min.Y; y < g.Max.Y; y++ {
+		for x := g.Min.X; x < g.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			fr, fg, fb := float32(cr>>8), float32(cg>>8), float32(cb>>8)
+			i := (y-g.Min.Y)*g.Dx() + x - g.Min.X
+			rg.p[i], yb.p[i] = fr-fg, (fr+fg)/2-fb
+		}
+	}
+	in := r.Sub(g.Min).Intersect(image.Rect(0, 0, g.Dx(), g.Dy()))
+	var s float64
+	for _, pl := range []*plane{rg.bandPass(1, 4), yb.bandPass(1, 4)} {
+		for y := in.Min.Y; y < in.Max.Y; y++ {
+			for x := in.Min.X; x < in.Max.X; x++ {
+				s += math.Abs(float64(pl.p[y*pl.w+x]))
+			}
+		}
+	}
+	return s / float64(in.Dx()*in.Dy())
+}
