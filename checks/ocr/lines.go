@@ -627,7 +627,7 @@ func (p *pool) lineWords(ctx context.Context, img *image.Gray, psm gosseract.Pag
 	if err := c.SetWhitelist(""); err != nil {
 		return nil, err
 	}
-	if err := c.SetImageFromBytes(pgm(img)); err != nil {
+	if err := c.SetImageFromBytes(spix(img)); err != nil {
 		return nil, err
 	}
 	boxes, err := c.GetBoundingBoxes(gosseract.RIL_WORD)

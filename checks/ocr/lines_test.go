@@ -2,6 +2,7 @@ package ocr
 
 import (
 	"context"
+	"encoding/binary"
 	"image"
 	"os"
 	"reflect"
@@ -212,4 +213,25 @@ func BenchmarkTextLines(b *testing.B) {
 func BenchmarkPageGrey(b *testing.B) {
 	img := synthCards(b)[0].Image
 	benchCPU(b, func() { pageGrey(img) })
+}
+
+// TestSpix: leptonica's serial form of a 5 x 2 grey image: the header
+// words, then each row in 32-bit words, first pixel in the most
+// significant byte, the row's end padded with zeros.
+func TestSpix(t *testing.T) {
+	g := image.NewGray(image.Rect(0, 0, 5, 2))
+	copy(g.Pix, []uint8{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+	got := spix(g)
+	word := func(i int) uint32 { return binary.NativeEndian.Uint32(got[4*i:]) }
+	if string(got[:4]) != "spix" {
+		t.Fatalf("id %q", got[:4])
+	}
+	for i, want := range []uint32{5, 2, 8, 2, 0, 16, 0x01020304, 0x05000000, 0x06070809, 0x0a000000} {
+		if w := word(i + 1); w != want {
+			t.Errorf("word %d = %#x, want %#x", i+1, w, want)
+		}
+	}
+	if len(got) != 4*11 {
+		t.Errorf("%d bytes, want 44", len(got))
+	}
 }
