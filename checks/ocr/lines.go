@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 
 	"github.com/disintegration/imaging"
+	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/mrz"
 	"github.com/tambua/tambua/vision"
 	"image"
 	"math"
@@ -476,7 +478,13 @@ func (p *pool) readLines(ctx context.Context, st *sideText) ([]word, error) {
 	var out []word
 	g := st.grey
 	b := g.Bounds()
-	for _, l := range st.lines {
+	band := st.mrz.mrzLines(st.lines)
+	for li, l := range st.lines {
+		if text, ok := band[li]; ok {
+			ws := snapWords([]word{{box: l.r, text: text, conf: 100 * st.mrz.conf}}, l.blobs)
+			out = append(out, ws...)
+			continue
+		}
 		box := lineBox(l, b)
 		img := lineImage(g, box, linePaper)
 		scale := 40.0 / float64(box.Dy())
@@ -780,6 +788,59 @@ type sideText struct {
 	// the right way up, by crop, so the page reading does not read them
 	// again (each is one of a side's longest lines).
 	upright map[image.Rectangle][]word
+	// mrz is the side's MRZ as the template reader read it, when it did.
+	mrz *mrzBand
+}
+
+// mrzBand is the MRZ band the template reader (mrz package) read on a
+// rectified side: where it lies on the side and its lines. The page
+// reading takes the band's lines of print as that reading rather than
+// reading them again with tesseract: the template reader is made for
+// OCR-B and reads every specimen MRZ exactly (docs/mrz.md), and an MRZ
+// line is the widest print of its side, which is what tesseract's time
+// goes by (two or three lines took a fifth of a card's line reads).
+type mrzBand struct {
+	box   image.Rectangle
+	lines []string
+	conf  float64 // the reader's mean glyph correlation, 0..1
+}
+
+// bandOn is rd's band on card, rd having read the crop of card's zone z
+// (vision.Crop) upright.
+func bandOn(card *vision.Card, z idv.Zone, rd *mrz.Reading) *mrzBand {
+	b := card.Image.Bounds()
+	at := image.Pt(max(b.Min.X, b.Min.X+int(math.Floor(z.X*float64(b.Dx())))), max(b.Min.Y, b.Min.Y+int(math.Floor(z.Y*float64(b.Dy())))))
+	return &mrzBand{box: rd.Box.Add(at).Intersect(b), lines: rd.Lines, conf: rd.Confidence}
+}
+
+// mrzLines are, by index in lines, the lines of print that make up the
+// band, each with its line of the reading: the lines whose middle lies in
+// the band, when there are as many as the reading has and each runs most
+// of the band's width (else the line finder cut or joined them, and
+// tesseract reads them as before).
+func (m *mrzBand) mrzLines(lines []textLine) map[int]string {
+	if m == nil {
+		return nil
+	}
+	var in []int
+	for i, l := range lines {
+		c := image.Pt((l.r.Min.X+l.r.Max.X)/2, (l.r.Min.Y+l.r.Max.Y)/2)
+		if c.In(m.box) {
+			if 5*l.r.Dx() < 4*m.box.Dx() {
+				return nil
+			}
+			in = append(in, i)
+		}
+	}
+	if len(in) != len(m.lines) {
+		return nil
+	}
+	sort.SliceStable(in, func(a, b int) bool { return lines[in[a]].r.Min.Y < lines[in[b]].r.Min.Y })
+	out := make(map[int]string, len(in))
+	for k, i := range in {
+		out[i] = m.lines[k]
+	}
+	return out
 }
 
 // lineBox is the crop a line is read from: the line with a quarter of

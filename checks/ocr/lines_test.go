@@ -6,10 +6,12 @@ import (
 	"image"
 	"os"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 
 	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/internal/bench"
 	"github.com/tambua/tambua/internal/testkit/synth"
 	"github.com/tambua/tambua/vision"
@@ -18,6 +20,7 @@ import (
 var synthSides struct {
 	once  sync.Once
 	cards []*vision.Card
+	defs  []*idv.DocumentDefinition // the definition of each card
 	err   error
 }
 
@@ -62,6 +65,7 @@ func synthCards(tb testing.TB) []*vision.Card {
 					return
 				}
 				s.cards = append(s.cards, c)
+				s.defs = append(s.defs, def)
 			}
 		}
 	})
@@ -233,5 +237,34 @@ func TestSpix(t *testing.T) {
 	}
 	if len(got) != 4*11 {
 		t.Errorf("%d bytes, want 44", len(got))
+	}
+}
+
+// BenchmarkReadPage: a whole page reading (lines found, each read by
+// tesseract) of a rectified synth passport page (medium, seed 12), the
+// bulk of a side's cost: with its MRZ read by tesseract like any print,
+// and taken from the template reader's band (mrzBand).
+func BenchmarkReadPage(b *testing.B) {
+	cards := synthCards(b)
+	i := slices.IndexFunc(synthSides.defs, func(d *idv.DocumentDefinition) bool { return d.Config == "generic_passport" })
+	c, def := cards[i], synthSides.defs[i]
+	k := New(WithWorkers(1))
+	defer k.Close()
+	ctx := context.Background()
+	_, band, err := k.readMRZ(ctx, def, c)
+	if err != nil || band == nil {
+		b.Fatalf("no MRZ band read (%v)", err)
+	}
+	for _, bc := range []struct {
+		name string
+		band *mrzBand
+	}{{"tesseract", nil}, {"mrz_band", band}} {
+		b.Run(bc.name, func(b *testing.B) {
+			benchCPU(b, func() {
+				if _, err := k.tess().readText(ctx, &sideText{card: c, grey: pageGrey(c.Image), mrz: bc.band}); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
 	}
 }
