@@ -3,18 +3,18 @@ package ocr
 import (
 	"context"
 	"encoding/binary"
-
-	"github.com/disintegration/imaging"
-	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/mrz"
-	"github.com/tambua/tambua/vision"
 	"image"
 	"math"
 	"sort"
 	"strings"
 	"unicode"
 
+	"github.com/disintegration/imaging"
 	"github.com/otiai10/gosseract/v2"
+
+	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/mrz"
+	"github.com/tambua/tambua/vision"
 )
 
 // inkMasks mark the print of a flattened side at the two floors
