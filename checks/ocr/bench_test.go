@@ -16,12 +16,11 @@ func BenchmarkExtract(b *testing.B) {
 			imgs, _ := capture(b, def, 1, cardtest.Scene{Width: 1600, Height: 1200, Fill: 0.7, Angle: 20, Tilt: 0.03})
 			k := New(WithWorkers(1))
 			defer k.Close()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
+			benchCPU(b, func() {
 				if _, err := k.Extract(context.Background(), imgs, []*idv.DocumentDefinition{def}, nil); err != nil {
 					b.Fatal(err)
 				}
-			}
+			})
 		})
 	}
 }

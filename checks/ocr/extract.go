@@ -146,6 +146,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 			card := cards[side]
 			settled := card.UprightMargin >= uprightDoubt
 			mrzSettled := false
+			var band *mrzBand
 			// A generic layout does not know which side an issuer prints its
 			// MRZ on (a TD1 card's back sent alone, a card with the MRZ on
 			// its front): the other side is searched when the named one gave
@@ -153,23 +154,24 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 			if d.MRZ != nil && (side == mrzSide || (d.Generic() && mrzLike < 0.5)) {
 				// The MRZ is the strongest evidence of which way up a card
 				// is: read the way up that makes it look like an MRZ.
-				t0, err := k.readMRZ(ctx, d, card)
+				t0, b0, err := k.readMRZ(ctx, d, card)
 				if err != nil {
 					return nil, err
 				}
 				s0 := mrzLikeness(t0, d)
 				if s0 < 1 {
 					turned := card.Turn()
-					t1, err := k.readMRZ(ctx, d, turned)
+					t1, b1, err := k.readMRZ(ctx, d, turned)
 					if err != nil {
 						return nil, err
 					}
 					if s1 := mrzLikeness(t1, d); s1 > s0 {
-						card, t0, s0 = turned, t1, s1
+						card, t0, s0, b0 = turned, t1, s1, b1
 					}
 				}
 				if s0 >= 0.5 {
 					settled, mrzSettled = true, true
+					band = b0
 				}
 				if ex.MRZText == "" || s0 > mrzLike {
 					ex.MRZText, mrzLike = t0, s0
@@ -181,6 +183,11 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 				vouched = true
 			}
 			var st *sideText
+			if band != nil && k.labels {
+				// The MRZ's lines are taken as the template reader read
+				// them, not read again by tesseract (mrzBand).
+				st = &sideText{card: card, grey: pageGrey(card.Image), mrz: band}
+			}
 			if !mrzSettled && k.labels {
 				// Without an MRZ the print itself says which way up the side
 				// is; the layout prior (vision.Upright) only when it cannot.
@@ -930,7 +937,10 @@ func whitelist(f idv.FieldDef) string {
 // turned (the card is upside down here) gives "", so the caller tries the
 // card turned, where it reads upright. Tesseract is the fallback when the
 // template reader finds no MRZ at all (a font or print it cannot match).
-func (k *Check) readMRZ(ctx context.Context, d *idv.DocumentDefinition, card *vision.Card) (string, error) {
+//
+// band is the template reader's band and lines on the card, for the page
+// reading (mrzBand); nil when it did not read the band upright.
+func (k *Check) readMRZ(ctx context.Context, d *idv.DocumentDefinition, card *vision.Card) (text string, band *mrzBand, err error) {
 	// A little wider than the zone: a line starts right at its edge, and a
 	// first character cut by a pixel of outline error is read as nothing.
 	z := d.MRZ.Zone
@@ -939,11 +949,11 @@ func (k *Check) readMRZ(ctx context.Context, d *idv.DocumentDefinition, card *vi
 	rd, err := k.mrz.Read(ctx, crop)
 	switch {
 	case err == nil && rd.Rotation == 0:
-		return strings.Join(rd.Lines, "\n"), nil
+		return strings.Join(rd.Lines, "\n"), bandOn(card, z, rd), nil
 	case err == nil && rd.Rotation == 180:
-		return "", nil
+		return "", nil, nil
 	case ctx.Err() != nil:
-		return "", ctx.Err()
+		return "", nil, ctx.Err()
 	}
 	n := 2
 	if d.MRZ.Format == idv.MRZTD1 {
@@ -951,13 +961,13 @@ func (k *Check) readMRZ(ctx context.Context, d *idv.DocumentDefinition, card *vi
 	}
 	img := prepare(crop, zoneHeight*n)
 	if img == nil {
-		return "", nil
+		return "", nil, nil
 	}
 	r, err := k.tess().read(ctx, img, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<", 6)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return strings.ReplaceAll(r.Text, " ", ""), nil
+	return strings.ReplaceAll(r.Text, " ", ""), nil, nil
 }
 
 func appendUnique(list []string, items ...string) []string {

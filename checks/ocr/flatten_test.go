@@ -53,7 +53,7 @@ func TestSlidingMax(t *testing.T) {
 func TestSlidingMaxBrute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := 0; trial < 200; trial++ {
-		n, r := 1+rng.IntN(60), rng.IntN(12)
+		n, r := 1+rng.IntN(60), rng.IntN(40)
 		src := make([]uint8, n)
 		for i := range src {
 			src[i] = uint8(rng.IntN(256))
@@ -77,7 +77,7 @@ func TestSlidingMaxBrute(t *testing.T) {
 func TestMaxFilterBrute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := 0; trial < 40; trial++ {
-		w, h, r := 1+rng.IntN(40), 1+rng.IntN(40), rng.IntN(9)
+		w, h, r := 1+rng.IntN(40), 1+rng.IntN(40), rng.IntN(24)
 		g := image.NewGray(image.Rect(0, 0, w, h))
 		for i := range g.Pix {
 			g.Pix[i] = uint8(rng.IntN(256))
@@ -107,5 +107,27 @@ func BenchmarkMaxFilter(b *testing.B) {
 	}
 	for b.Loop() {
 		maxFilter(g, 7)
+	}
+}
+
+// maxBytes against the larger of each byte pair, over every pair of
+// values in each byte place.
+func TestMaxBytes(t *testing.T) {
+	for a := 0; a < 256; a++ {
+		for b := 0; b < 256; b++ {
+			for place := 0; place < 8; place += 7 {
+				// the other bytes hold other values, so a borrow or a
+				// carry across places would show
+				x := uint64(0x5a00ff017f80c3a5)&^(0xff<<(8*place)) | uint64(a)<<(8*place)
+				y := uint64(0xa5ff00807f01c35a)&^(0xff<<(8*place)) | uint64(b)<<(8*place)
+				got := maxBytes(x, y)
+				for k := 0; k < 8; k++ {
+					xa, yb := uint8(x>>(8*k)), uint8(y>>(8*k))
+					if g := uint8(got >> (8 * k)); g != max(xa, yb) {
+						t.Fatalf("max(%#x, %#x) byte %d = %#x, want %#x", x, y, k, g, max(xa, yb))
+					}
+				}
+			}
+		}
 	}
 }

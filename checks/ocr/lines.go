@@ -2,27 +2,66 @@ package ocr
 
 import (
 	"context"
-
-	"github.com/disintegration/imaging"
-	"github.com/tambua/tambua/vision"
+	"encoding/binary"
 	"image"
 	"math"
 	"sort"
 	"strings"
 	"unicode"
 
+	"github.com/disintegration/imaging"
 	"github.com/otiai10/gosseract/v2"
+
+	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/mrz"
+	"github.com/tambua/tambua/vision"
 )
 
-// inkMask marks the print of a flattened side: a pixel is ink when it is
-// darker than halfway between the darkest and the brightest level within
-// r pixels (hi is that brightest level, maxFilter(g, r)) and those lie at
-// least minContrast apart (Bernsen's local threshold). Each stroke is
-// judged against its own surroundings, so a caption printed in light ink
-// and a value in black both keep their shapes, where one global threshold
-// (tesseract's Otsu) that keeps the values drops light captions.
-func inkMask(g, hi *image.Gray, r, minContrast int) []bool {
-	return inkMaskDepth(g, hi, r, minContrast, 0)
+// inkMasks mark the print of a flattened side at the two floors
+// textLines looks for it at, 1 for ink. A pixel is ink when it is darker
+// than halfway between the darkest and the brightest level within r
+// pixels (hi is that brightest level, maxFilter(g, r)) and those lie at
+// least a contrast floor apart (Bernsen's local threshold), and it lies
+// a depth floor under the brightest. Each stroke is judged against its
+// own surroundings, so a caption printed in light ink and a value in
+// black both keep their shapes, where one global threshold (tesseract's
+// Otsu) that keeps the values drops light captions.
+//
+// strong has a contrast floor of 35 and minDepth: a low contrast floor
+// keeps the thin strokes of light print whole; blobs of artwork that
+// never get much darker than the paper are then left out by their depth.
+// light, the light-print pass, has 25 and lightDepth. Both come from one
+// pass over the side, sharing the darkest level.
+func inkMasks(g, hi *image.Gray, r int) (strong, light []uint8) {
+	b := g.Bounds()
+	w, h := b.Dx(), b.Dy()
+	inv := image.NewGray(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		src, dst := g.Pix[y*g.Stride:y*g.Stride+w], inv.Pix[y*inv.Stride:y*inv.Stride+w]
+		for x, v := range src {
+			dst[x] = 255 - v
+		}
+	}
+	lo := maxFilter(inv, r)
+	strong, light = make([]uint8, w*h), make([]uint8, w*h)
+	for y := 0; y < h; y++ {
+		gr, lr, hr := g.Pix[y*g.Stride:y*g.Stride+w], lo.Pix[y*lo.Stride:y*lo.Stride+w], hi.Pix[y*hi.Stride:y*hi.Stride+w]
+		sr, ltr := strong[y*w:(y+1)*w], light[y*w:(y+1)*w]
+		for x, gv := range gr {
+			l, u, v := 255-int(lr[x]), int(hr[x]), int(gv)
+			if 2*v >= l+u {
+				continue
+			}
+			c, d := u-l, u-v
+			if c >= 35 && d >= minDepth {
+				sr[x] = 1
+			}
+			if c >= 25 && d >= lightDepth {
+				ltr[x] = 1
+			}
+		}
+	}
+	return strong, light
 }
 
 // minDepth is how far under the paper around it a pixel must lie to be
@@ -32,27 +71,6 @@ func inkMask(g, hi *image.Gray, r, minContrast int) []bool {
 // it (synth columns family, tuning seed 12, medium).
 const minDepth = 60
 
-func inkMaskDepth(g, hi *image.Gray, r, minContrast, minDepth int) []bool {
-	b := g.Bounds()
-	w, h := b.Dx(), b.Dy()
-	inv := image.NewGray(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			inv.Pix[y*inv.Stride+x] = 255 - g.Pix[y*g.Stride+x]
-		}
-	}
-	lo := maxFilter(inv, r)
-	ink := make([]bool, w*h)
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			l, u := 255-int(lo.Pix[y*lo.Stride+x]), int(hi.Pix[y*hi.Stride+x])
-			v := int(g.Pix[y*g.Stride+x])
-			ink[y*w+x] = u-l >= minContrast && 2*v < l+u && u-v >= minDepth
-		}
-	}
-	return ink
-}
-
 // blob is one connected component of ink.
 type blob struct {
 	r    image.Rectangle
@@ -61,45 +79,83 @@ type blob struct {
 	depth int
 }
 
-// blobs are the 8-connected components of ink (w wide); g is the side
-// and hi its paper level (maxFilter) for each blob's depth.
-func blobs(ink []bool, w, h int, g, hi *image.Gray) []blob {
-	label := make([]int32, len(ink))
-	for i := range label {
-		label[i] = -1
-	}
-	var out []blob
-	stack := make([]int, 0, 256)
-	for start, on := range ink {
-		if !on || label[start] >= 0 {
-			continue
+// blobs are the 8-connected components of ink (w wide, 1 for ink), in
+// the order of their first pixel; g is the side and hi its paper level
+// (maxFilter) for each blob's depth. The components are joined from the
+// rows' runs of ink (a union-find over runs), which costs a fraction of
+// a flood fill pixel by pixel.
+func blobs(ink []uint8, w, h int, g, hi *image.Gray) []blob {
+	type run struct{ x0, x1, y int32 } // [x0, x1) on row y
+	var runs []run
+	rowStart := make([]int32, h+1)
+	for y := 0; y < h; y++ {
+		rowStart[y] = int32(len(runs))
+		row := ink[y*w : (y+1)*w]
+		for x := 0; x < w; {
+			if row[x] == 0 {
+				x++
+				continue
+			}
+			x0 := x
+			for x < w && row[x] != 0 {
+				x++
+			}
+			runs = append(runs, run{int32(x0), int32(x), int32(y)})
 		}
-		id := int32(len(out))
-		bl := blob{r: image.Rect(start%w, start/w, start%w+1, start/w+1)}
-		label[start] = id
-		stack = append(stack[:0], start)
-		for len(stack) > 0 {
-			i := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			x, y := i%w, i/w
-			bl.area++
-			bl.depth = max(bl.depth, int(hi.Pix[y*hi.Stride+x])-int(g.Pix[y*g.Stride+x]))
-			bl.r = bl.r.Union(image.Rect(x, y, x+1, y+1))
-			for dy := -1; dy <= 1; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					nx, ny := x+dx, y+dy
-					if nx < 0 || ny < 0 || nx >= w || ny >= h {
-						continue
-					}
-					j := ny*w + nx
-					if ink[j] && label[j] < 0 {
-						label[j] = id
-						stack = append(stack, j)
+	}
+	rowStart[h] = int32(len(runs))
+	parent := make([]int32, len(runs))
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	find := func(i int32) int32 {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for y := 1; y < h; y++ {
+		// Runs of the row above that touch a run, diagonals included:
+		// both rows' runs are in order, so one pointer walks them.
+		p, pEnd := rowStart[y-1], rowStart[y]
+		for i := rowStart[y]; i < rowStart[y+1]; i++ {
+			c := runs[i]
+			for p < pEnd && runs[p].x1 < c.x0 {
+				p++
+			}
+			for q := p; q < pEnd && runs[q].x0 <= c.x1; q++ {
+				if a, b := find(q), find(i); a != b {
+					// The smaller index is the root: a component's
+					// root is its first run in raster order.
+					if a < b {
+						parent[b] = a
+					} else {
+						parent[a] = b
 					}
 				}
 			}
 		}
-		out = append(out, bl)
+	}
+	slot := make([]int32, len(runs))
+	var out []blob
+	for i, rn := range runs {
+		root := find(int32(i))
+		r := image.Rect(int(rn.x0), int(rn.y), int(rn.x1), int(rn.y)+1)
+		if root == int32(i) {
+			// Blobs come out in the order of their first pixel, as a
+			// flood fill from each unlabelled pixel in turn gives them.
+			slot[i] = int32(len(out))
+			out = append(out, blob{r: r})
+		}
+		bl := &out[slot[root]]
+		bl.r = bl.r.Union(r)
+		bl.area += int(rn.x1 - rn.x0)
+		y := int(rn.y)
+		gr, hr := g.Pix[y*g.Stride:], hi.Pix[y*hi.Stride:]
+		for x := rn.x0; x < rn.x1; x++ {
+			bl.depth = max(bl.depth, int(hr[x])-int(gr[x]))
+		}
 	}
 	return out
 }
@@ -126,20 +182,17 @@ func textLines(g *image.Gray) []textLine {
 	w, h := b.Dx(), b.Dy()
 	r := max(2, h/80)
 	hi := maxFilter(g, r)
-	// A low contrast floor keeps the thin strokes of light print whole;
-	// blobs of artwork that never get much darker than the paper are
-	// then left out by their depth.
-	ink := inkMaskDepth(g, hi, r, 35, minDepth)
+	strongInk, lightInk := inkMasks(g, hi, r)
 	// The strokes of soft, light print break into pieces: pieces a pixel
 	// apart are one blob.
-	strong := blobs(dilate(ink, w, h), w, h, g, hi)
+	strong := blobs(dilate(strongInk, w, h), w, h, g, hi)
 	lines := linesOf(strong, w, h, minDepth, 1)
 	// Light print (small grey captions) lies under minDepth: it is
 	// looked for again at a lower floor, where the security print's
 	// lines join into large blobs that are left out by their size,
 	// and its runs of three glyphs and more that touch no line of
 	// the print found first are lines too.
-	light := blobs(dilate(inkMaskDepth(g, hi, r, 25, lightDepth), w, h), w, h, g, hi)
+	light := blobs(dilate(lightInk, w, h), w, h, g, hi)
 	for _, l := range linesOf(light, w, h, lightDepth, 3) {
 		clear := true
 		for _, o := range lines {
@@ -425,7 +478,13 @@ func (p *pool) readLines(ctx context.Context, st *sideText) ([]word, error) {
 	var out []word
 	g := st.grey
 	b := g.Bounds()
-	for _, l := range st.lines {
+	band := st.mrz.mrzLines(st.lines)
+	for li, l := range st.lines {
+		if text, ok := band[li]; ok {
+			ws := snapWords([]word{{box: l.r, text: text, conf: 100 * st.mrz.conf}}, l.blobs)
+			out = append(out, ws...)
+			continue
+		}
 		box := lineBox(l, b)
 		img := lineImage(g, box, linePaper)
 		scale := 40.0 / float64(box.Dy())
@@ -576,7 +635,7 @@ func (p *pool) lineWords(ctx context.Context, img *image.Gray, psm gosseract.Pag
 	if err := c.SetWhitelist(""); err != nil {
 		return nil, err
 	}
-	if err := c.SetImageFromBytes(pgm(img)); err != nil {
+	if err := c.SetImageFromBytes(spix(img)); err != nil {
 		return nil, err
 	}
 	boxes, err := c.GetBoundingBoxes(gosseract.RIL_WORD)
@@ -634,23 +693,42 @@ func symWords(syms []sym) []word {
 	return append(out, cur)
 }
 
-// dilate grows ink by one pixel in every direction.
-func dilate(ink []bool, w, h int) []bool {
-	row := make([]bool, len(ink))
+// dilate grows ink (1 for ink) by one pixel in every direction.
+func dilate(ink []uint8, w, h int) []uint8 {
+	row := make([]uint8, len(ink))
 	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			i := y*w + x
-			row[i] = ink[i] || x > 0 && ink[i-1] || x < w-1 && ink[i+1]
+		src, dst := ink[y*w:(y+1)*w], row[y*w:(y+1)*w]
+		copy(dst, src)
+		if w > 1 {
+			orRow(dst[1:], src[:w-1])
+			orRow(dst[:w-1], src[1:])
 		}
 	}
-	out := make([]bool, len(ink))
+	out := make([]uint8, len(ink))
 	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			i := y*w + x
-			out[i] = row[i] || y > 0 && row[i-w] || y < h-1 && row[i+w]
+		dst := out[y*w : (y+1)*w]
+		copy(dst, row[y*w:(y+1)*w])
+		if y > 0 {
+			orRow(dst, row[(y-1)*w:y*w])
+		}
+		if y < h-1 {
+			orRow(dst, row[(y+1)*w:(y+2)*w])
 		}
 	}
 	return out
+}
+
+// orRow sets dst to dst | a at each place, eight places at a time.
+func orRow(dst, a []uint8) {
+	n := len(dst)
+	a = a[:n]
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		binary.LittleEndian.PutUint64(dst[i:], binary.LittleEndian.Uint64(dst[i:])|binary.LittleEndian.Uint64(a[i:]))
+	}
+	for ; i < n; i++ {
+		dst[i] |= a[i]
+	}
 }
 
 // lineImage is box cut out of g, stretched between its ink (2nd
@@ -710,6 +788,59 @@ type sideText struct {
 	// the right way up, by crop, so the page reading does not read them
 	// again (each is one of a side's longest lines).
 	upright map[image.Rectangle][]word
+	// mrz is the side's MRZ as the template reader read it, when it did.
+	mrz *mrzBand
+}
+
+// mrzBand is the MRZ band the template reader (mrz package) read on a
+// rectified side: where it lies on the side and its lines. The page
+// reading takes the band's lines of print as that reading rather than
+// reading them again with tesseract: the template reader is made for
+// OCR-B and reads every specimen MRZ exactly (docs/mrz.md), and an MRZ
+// line is the widest print of its side, which is what tesseract's time
+// goes by (two or three lines took a fifth of a card's line reads).
+type mrzBand struct {
+	box   image.Rectangle
+	lines []string
+	conf  float64 // the reader's mean glyph correlation, 0..1
+}
+
+// bandOn is rd's band on card, rd having read the crop of card's zone z
+// (vision.Crop) upright.
+func bandOn(card *vision.Card, z idv.Zone, rd *mrz.Reading) *mrzBand {
+	b := card.Image.Bounds()
+	at := image.Pt(max(b.Min.X, b.Min.X+int(math.Floor(z.X*float64(b.Dx())))), max(b.Min.Y, b.Min.Y+int(math.Floor(z.Y*float64(b.Dy())))))
+	return &mrzBand{box: rd.Box.Add(at).Intersect(b), lines: rd.Lines, conf: rd.Confidence}
+}
+
+// mrzLines are, by index in lines, the lines of print that make up the
+// band, each with its line of the reading: the lines whose middle lies in
+// the band, when there are as many as the reading has and each runs most
+// of the band's width (else the line finder cut or joined them, and
+// tesseract reads them as before).
+func (m *mrzBand) mrzLines(lines []textLine) map[int]string {
+	if m == nil {
+		return nil
+	}
+	var in []int
+	for i, l := range lines {
+		c := image.Pt((l.r.Min.X+l.r.Max.X)/2, (l.r.Min.Y+l.r.Max.Y)/2)
+		if c.In(m.box) {
+			if 5*l.r.Dx() < 4*m.box.Dx() {
+				return nil
+			}
+			in = append(in, i)
+		}
+	}
+	if len(in) != len(m.lines) {
+		return nil
+	}
+	sort.SliceStable(in, func(a, b int) bool { return lines[in[a]].r.Min.Y < lines[in[b]].r.Min.Y })
+	out := make(map[int]string, len(in))
+	for k, i := range in {
+		out[i] = m.lines[k]
+	}
+	return out
 }
 
 // lineBox is the crop a line is read from: the line with a quarter of

@@ -133,7 +133,12 @@ func splitWord(w word) []word {
 // thresholding with the contrast of ink on paper. A side with no
 // contrast (blank) is left as it is.
 func pageGrey(img image.Image) *image.Gray {
-	n := imaging.Clone(img)
+	n, ok := img.(*image.NRGBA)
+	if !ok || n.Rect.Min != (image.Point{}) {
+		// A rectified side is NRGBA at the origin already: only other
+		// images are copied into that form.
+		n = imaging.Clone(img)
+	}
 	b := n.Bounds()
 	g := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
 	for y := 0; y < b.Dy(); y++ {
@@ -150,9 +155,12 @@ func pageGrey(img image.Image) *image.Gray {
 	if hi-lo < 20 {
 		return g
 	}
+	var stretch [256]uint8
+	for v := range stretch {
+		stretch[v] = uint8(max(0, min(255, (v-lo)*255/(hi-lo))))
+	}
 	for i, v := range g.Pix {
-		s := (int(v) - lo) * 255 / (hi - lo)
-		g.Pix[i] = uint8(max(0, min(255, s)))
+		g.Pix[i] = stretch[v]
 	}
 	return g
 }

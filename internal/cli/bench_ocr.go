@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"slices"
 	"sort"
@@ -36,6 +37,7 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 	verbose := fs.Bool("v", false, "print every field read wrongly and every card not found")
 	out := fs.String("out", "", "write the captures, truth and rectified sides of every card with an error here")
 	outlines := fs.Bool("outlines", false, "measure only finding, rectifying and turning the card upright (no OCR; synth source)")
+	results := fs.String("results", "", "write what the check made of every card (fields, raw readings, locations, words, outlines) to this file, one JSON line a card, to compare two builds")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	reader := fs.String("reader", "labels", "how fields are found: labels (by their captions, the default; issue 15) or zones (crop each field's zone, the former reader)")
 	variantsFlag := fs.String("variants", "base,heldout", "synth layout families, comma-separated, or all: "+variantNames()+
@@ -85,6 +87,14 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 		Source: *source, Style: *style, N: *n, Seed: *seed, Outlines: *outlines, Out: *out}
 	if *verbose {
 		o.Log = env.Stderr
+	}
+	if *results != "" {
+		f, err := os.Create(*results)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		o.Results = f
 	}
 	w := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
 	header, row := "cards\tfound\tupright\tfields\texact fields\tchar acc", tallyRow

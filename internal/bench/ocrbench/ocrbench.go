@@ -70,6 +70,12 @@ type Options struct {
 	// Out, when set, is a folder for the captures, truth and rectified
 	// sides of every synth card with an error.
 	Out string
+	// Results, when set, gets one JSON line per card (per side with
+	// Outlines) with everything the check made of it: fields, raw
+	// readings, where each was found, the page's words and the outlines.
+	// Two runs' lines are compared to show a change that should leave
+	// the output as it was did so (a speed change).
+	Results io.Writer
 }
 
 // Level is the tallies of one layout family at one level.
@@ -351,6 +357,9 @@ func (r *run) readCard(ctx context.Context, name string, def *idv.DocumentDefini
 	}
 	ex, err := r.Check.Extract(ctx, imgs, []*idv.DocumentDefinition{def}, nil)
 	t.time(start, cpu0)
+	if err := r.result(name, ex, err); err != nil {
+		return nil, false, err
+	}
 	t.Cards++
 	ok := true
 	fields, raw := map[string]string{}, map[string]string{}

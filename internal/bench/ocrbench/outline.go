@@ -37,7 +37,17 @@ func (r *run) outlines(ctx context.Context, l *Level) error {
 				card, err = vision.Rectify(img, def, side)
 			}
 			t.time(start, cpu0)
-			r.outline(t, fmt.Sprintf("%s/%s/%s#%d %s", l.Level, l.Variant, def.Config, idx, side), card, &tc.Corners)
+			name := fmt.Sprintf("%s/%s/%s#%d %s", l.Level, l.Variant, def.Config, idx, side)
+			if r.Results != nil {
+				cr := cardResult{Name: name, Outlines: map[string]outline{side: outlineOf(card)}}
+				if err != nil {
+					cr.Err = err.Error()
+				}
+				if err := r.writeResult(cr); err != nil {
+					return err
+				}
+			}
+			r.outline(t, name, card, &tc.Corners)
 		}
 		return nil
 	})

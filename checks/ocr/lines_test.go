@@ -1,0 +1,270 @@
+package ocr
+
+import (
+	"context"
+	"encoding/binary"
+	"image"
+	"os"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/idv"
+	"github.com/tambua/tambua/internal/bench"
+	"github.com/tambua/tambua/internal/testkit/synth"
+	"github.com/tambua/tambua/vision"
+)
+
+var synthSides struct {
+	once  sync.Once
+	cards []*vision.Card
+	defs  []*idv.DocumentDefinition // the definition of each card
+	err   error
+}
+
+// synthCards are rectified sides of synth medium captures (seed 12, the
+// tuning seed): a Kenyan ID's front and back and a passport page, the
+// inputs the page reading gets.
+func synthCards(tb testing.TB) []*vision.Card {
+	tb.Helper()
+	s := &synthSides
+	s.once.Do(func() {
+		reg := docdefs.Default()
+		gen, err := synth.New(synth.Options{Definitions: reg.All(), Seed: 12, Difficulty: synth.Medium, ImpostorRate: -1})
+		if err != nil {
+			s.err = err
+			return
+		}
+		want := map[string]bool{"kenya_national_id": true, "generic_passport": true}
+		for i := 0; i < 2*len(reg.All()) && len(want) > 0; i++ {
+			smp, err := gen.Sample(context.Background(), i)
+			if err != nil {
+				s.err = err
+				return
+			}
+			if !want[smp.Truth.Config] {
+				continue
+			}
+			delete(want, smp.Truth.Config)
+			def, _ := reg.Definition(smp.Truth.Config)
+			for _, side := range def.Sides {
+				data := smp.Front
+				if side == "back" {
+					data = smp.Back
+				}
+				img, err := vision.Decode(data)
+				if err != nil {
+					s.err = err
+					return
+				}
+				c, err := vision.Rectify(img, def, side)
+				if err != nil {
+					s.err = err
+					return
+				}
+				s.cards = append(s.cards, c)
+				s.defs = append(s.defs, def)
+			}
+		}
+	})
+	if s.err != nil {
+		if os.Getenv("CI") != "" {
+			tb.Fatal(s.err)
+		}
+		tb.Skip(s.err)
+	}
+	return s.cards
+}
+
+// TestInkPassesMatchReference: the ink masks, their dilation and their
+// blobs as textLines computes them (both floors in one pass, blobs from
+// runs) are those of the plain pixel-by-pixel definitions below, on real
+// rectified sides.
+func TestInkPassesMatchReference(t *testing.T) {
+	for i, c := range synthCards(t) {
+		g := pageGrey(c.Image)
+		w, h := g.Bounds().Dx(), g.Bounds().Dy()
+		r := max(2, h/80)
+		hi := maxFilter(g, r)
+		strong, light := inkMasks(g, hi, r)
+		for _, tc := range []struct {
+			name            string
+			got             []uint8
+			contrast, depth int
+		}{{"strong", strong, 35, minDepth}, {"light", light, 25, lightDepth}} {
+			want := refInkMask(g, hi, r, tc.contrast, tc.depth)
+			if !reflect.DeepEqual(toBools(tc.got), want) {
+				t.Errorf("side %d %s: mask differs", i, tc.name)
+			}
+			wantD := refDilate(want, w, h)
+			gotD := dilate(tc.got, w, h)
+			if !reflect.DeepEqual(toBools(gotD), wantD) {
+				t.Errorf("side %d %s: dilation differs", i, tc.name)
+			}
+			wantB := refBlobs(wantD, w, h, g, hi)
+			gotB := blobs(gotD, w, h, g, hi)
+			if !reflect.DeepEqual(gotB, wantB) {
+				t.Errorf("side %d %s: %d blobs, want %d (or they differ)", i, tc.name, len(gotB), len(wantB))
+			}
+		}
+	}
+}
+
+func toBools(m []uint8) []bool {
+	out := make([]bool, len(m))
+	for i, v := range m {
+		out[i] = v != 0
+	}
+	return out
+}
+
+// refInkMask is Bernsen's local threshold pixel by pixel: darker than
+// halfway between the darkest and brightest level within r, those at
+// least minContrast apart, and minDepth under the brightest.
+func refInkMask(g, hi *image.Gray, r, minContrast, minDepth int) []bool {
+	w, h := g.Bounds().Dx(), g.Bounds().Dy()
+	inv := image.NewGray(image.Rect(0, 0, w, h))
+	for i, v := range g.Pix {
+		inv.Pix[i] = 255 - v
+	}
+	lo := maxFilter(inv, r)
+	ink := make([]bool, w*h)
+	for i := range ink {
+		l, u, v := 255-int(lo.Pix[i]), int(hi.Pix[i]), int(g.Pix[i])
+		ink[i] = u-l >= minContrast && 2*v < l+u && u-v >= minDepth
+	}
+	return ink
+}
+
+func refDilate(ink []bool, w, h int) []bool {
+	out := make([]bool, len(ink))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					nx, ny := x+dx, y+dy
+					if nx >= 0 && ny >= 0 && nx < w && ny < h && ink[ny*w+nx] {
+						out[y*w+x] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// refBlobs are the 8-connected components by flood fill, in the order of
+// their first pixel.
+func refBlobs(ink []bool, w, h int, g, hi *image.Gray) []blob {
+	label := make([]bool, len(ink))
+	var out []blob
+	for start, on := range ink {
+		if !on || label[start] {
+			continue
+		}
+		bl := blob{r: image.Rect(start%w, start/w, start%w+1, start/w+1)}
+		label[start] = true
+		stack := []int{start}
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			x, y := i%w, i/w
+			bl.area++
+			bl.depth = max(bl.depth, int(hi.Pix[i])-int(g.Pix[i]))
+			bl.r = bl.r.Union(image.Rect(x, y, x+1, y+1))
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					nx, ny := x+dx, y+dy
+					if nx < 0 || ny < 0 || nx >= w || ny >= h {
+						continue
+					}
+					if j := ny*w + nx; ink[j] && !label[j] {
+						label[j] = true
+						stack = append(stack, j)
+					}
+				}
+			}
+		}
+		out = append(out, bl)
+	}
+	return out
+}
+
+// benchCPU runs f b.N times and reports the process's CPU time per run
+// (cpu-ms/op) beside the wall time: on a shared machine the wall time
+// counts other processes' turns too.
+func benchCPU(b *testing.B, f func()) {
+	b.Helper()
+	b.ReportAllocs()
+	b.ResetTimer()
+	c0 := bench.ProcessCPU()
+	for i := 0; i < b.N; i++ {
+		f()
+	}
+	b.ReportMetric(float64((bench.ProcessCPU()-c0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
+// BenchmarkTextLines: finding the lines of print on a rectified Kenyan ID
+// front (synth medium, seed 12).
+func BenchmarkTextLines(b *testing.B) {
+	g := pageGrey(synthCards(b)[0].Image)
+	benchCPU(b, func() { textLines(g) })
+}
+
+// BenchmarkPageGrey: a rectified side made grey, flattened and stretched.
+func BenchmarkPageGrey(b *testing.B) {
+	img := synthCards(b)[0].Image
+	benchCPU(b, func() { pageGrey(img) })
+}
+
+// TestSpix: leptonica's serial form of a 5 x 2 grey image: the header
+// words, then each row in 32-bit words, first pixel in the most
+// significant byte, the row's end padded with zeros.
+func TestSpix(t *testing.T) {
+	g := image.NewGray(image.Rect(0, 0, 5, 2))
+	copy(g.Pix, []uint8{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+	got := spix(g)
+	word := func(i int) uint32 { return binary.NativeEndian.Uint32(got[4*i:]) }
+	if string(got[:4]) != "spix" {
+		t.Fatalf("id %q", got[:4])
+	}
+	for i, want := range []uint32{5, 2, 8, 2, 0, 16, 0x01020304, 0x05000000, 0x06070809, 0x0a000000} {
+		if w := word(i + 1); w != want {
+			t.Errorf("word %d = %#x, want %#x", i+1, w, want)
+		}
+	}
+	if len(got) != 4*11 {
+		t.Errorf("%d bytes, want 44", len(got))
+	}
+}
+
+// BenchmarkReadPage: a whole page reading (lines found, each read by
+// tesseract) of a rectified synth passport page (medium, seed 12), the
+// bulk of a side's cost: with its MRZ read by tesseract like any print,
+// and taken from the template reader's band (mrzBand).
+func BenchmarkReadPage(b *testing.B) {
+	cards := synthCards(b)
+	i := slices.IndexFunc(synthSides.defs, func(d *idv.DocumentDefinition) bool { return d.Config == "generic_passport" })
+	c, def := cards[i], synthSides.defs[i]
+	k := New(WithWorkers(1))
+	defer k.Close()
+	ctx := context.Background()
+	_, band, err := k.readMRZ(ctx, def, c)
+	if err != nil || band == nil {
+		b.Fatalf("no MRZ band read (%v)", err)
+	}
+	for _, bc := range []struct {
+		name string
+		band *mrzBand
+	}{{"tesseract", nil}, {"mrz_band", band}} {
+		b.Run(bc.name, func(b *testing.B) {
+			benchCPU(b, func() {
+				if _, err := k.tess().readText(ctx, &sideText{card: c, grey: pageGrey(c.Image), mrz: bc.band}); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
+}
