@@ -502,6 +502,7 @@ func (st *stacker) fitRun(run []idv.FieldDef, lines []candidate) ([]fieldRead, b
 // read surely, leaving out captions and values already read.
 func (ly *layout) stackLines(used []fieldRead) []candidate {
 	var out []candidate
+	mrzTop := ly.mrzTop()
 	for w := range ly.pg.words {
 		if ly.isClaimed(w) || ly.pg.words[w].light {
 			continue
@@ -519,8 +520,12 @@ func (ly *layout) stackLines(used []fieldRead) []candidate {
 		// their line afterwards (fits).
 		c := ly.makeCandidate(idv.FieldDef{}, seg[k:], 0)
 		// A run with no letter or digit is artwork read as marks (an
-		// emblem read "=" at the column's edge), never a value.
-		if !sure || !hasAlnum(c.text) || ly.captionWords(c.text) || overlapsAny(c.box, used) {
+		// emblem read "=" at the column's edge), never a value; nor is
+		// the MRZ, read with its fillers or not (its first line at a
+		// Kenyan back's column edge gave IDKYA, the letters a place's
+		// set kept of it).
+		if !sure || !hasAlnum(c.text) || ly.captionWords(c.text) || overlapsAny(c.box, used) ||
+			strings.Contains(c.text, "<") || c.box.Max.Y > mrzTop {
 			continue
 		}
 		out = append(out, c)

@@ -483,3 +483,23 @@ func wantValues(t *testing.T, rs map[string]fieldRead, want map[string]string) {
 		}
 	}
 }
+
+// The MRZ is never a line of a column of values: its first line at the
+// column's edge, under the last value, is not the sub-location.
+func TestStackLeavesTheMRZ(t *testing.T) {
+	def := builtin(t, "ke_national_id")
+	w := printed(14, 22)
+	for _, mrz := range []string{"IDKYA04729407506709048<<<<<<<<", "IDKYA047294075067090481KKKKKK"} {
+		t.Run(mrz, func(t *testing.T) {
+			// The MRZ's second line read unsurely: the first is the one
+			// line under the location at the column's edge.
+			second := w(130, 520, "7008108M3303115KEN<<<<<<<<<<<2")
+			second.conf = 50
+			ly := knownLayout(def, "back", []word{w(130, 33, "THIKA"), w(130, 97, "WOTE"), w(130, 160, "KASARANI"),
+				w(130, 490, mrz), second})
+			rs := map[string]fieldRead{"location": {box: ly.pg.words[2].box, how: "label", valid: true, value: "KASARANI", conf: 95}}
+			byStack(def, "back", ly, rs)
+			wantValues(t, rs, map[string]string{"sub_location": ""})
+		})
+	}
+}
