@@ -284,20 +284,30 @@ func diffract(img *image.NRGBA, r image.Rectangle, opacity float64) {
 	}
 }
 
+// hologramPages is a real passport page with a hologram drawn over its
+// portrait's corner (h) and the same page with another specimen's
+// portrait laid over the portrait and its part of the hologram.
+func hologramPages(t *testing.T) (page specimen, h image.Rectangle, genuine, swapped *image.NRGBA) {
+	t.Helper()
+	page = loadSpecimen(t, "passeye_100_pass-bdr.jpg")
+	p := page.photo
+	h = image.Rect(p.Max.X-p.Dx()/3, p.Max.Y-p.Dy()/4, p.Max.X+p.Dx()/6, p.Max.Y-p.Dy()/20)
+	genuine = imaging.Clone(page.img)
+	diffract(genuine, h, 0.3)
+	swapped = imaging.Clone(genuine)
+	other := loadSpecimen(t, "passeye_100_pass-hrv.jpg")
+	photo := imaging.Resize(imaging.Crop(other.img, other.photo), p.Dx(), p.Dy(), imaging.Linear)
+	draw.Draw(swapped, p, photo, image.Point{}, draw.Src)
+	return page, h, genuine, swapped
+}
+
 // A hologram laid over the portrait's corner and the page beside it shows
 // alike over both; a portrait put over it (glued on, or pasted into the
 // picture) hides its part over the portrait; a photo that shows no
 // hologram colour is not judged.
 func TestHologramCover(t *testing.T) {
-	page := loadSpecimen(t, "passeye_100_pass-bdr.jpg")
+	page, h, genuine, swapped := hologramPages(t)
 	p := page.photo
-	h := image.Rect(p.Max.X-p.Dx()/3, p.Max.Y-p.Dy()/4, p.Max.X+p.Dx()/6, p.Max.Y-p.Dy()/20)
-	genuine := imaging.Clone(page.img)
-	diffract(genuine, h, 0.3)
-	swapped := imaging.Clone(genuine)
-	other := loadSpecimen(t, "passeye_100_pass-hrv.jpg")
-	photo := imaging.Resize(imaging.Crop(other.img, other.photo), p.Dx(), p.Dy(), imaging.Linear)
-	draw.Draw(swapped, p, photo, image.Point{}, draw.Src)
 	for _, tc := range []struct {
 		name             string
 		img              *image.NRGBA
@@ -325,14 +335,8 @@ func TestHologramCover(t *testing.T) {
 // The portrait layer reports the hologram hidden over the portrait as a
 // review finding, before (and without) looking for the face.
 func TestPortraitLayerHologram(t *testing.T) {
-	page := loadSpecimen(t, "passeye_100_pass-bdr.jpg")
+	page, h, genuine, swapped := hologramPages(t)
 	p := page.photo
-	h := image.Rect(p.Max.X-p.Dx()/3, p.Max.Y-p.Dy()/4, p.Max.X+p.Dx()/6, p.Max.Y-p.Dy()/20)
-	genuine := imaging.Clone(page.img)
-	diffract(genuine, h, 0.3)
-	swapped := imaging.Clone(genuine)
-	other := loadSpecimen(t, "passeye_100_pass-hrv.jpg")
-	draw.Draw(swapped, p, imaging.Resize(imaging.Crop(other.img, other.photo), p.Dx(), p.Dy(), imaging.Linear), image.Point{}, draw.Src)
 	W, H := float64(page.img.Bounds().Dx()), float64(page.img.Bounds().Dy())
 	zone := func(r image.Rectangle) idv.Zone {
 		return idv.Zone{Side: "front", X: float64(r.Min.X) / W, Y: float64(r.Min.Y) / H, W: float64(r.Dx()) / W, H: float64(r.Dy()) / H}
