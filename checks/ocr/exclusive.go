@@ -23,15 +23,12 @@ var strength = map[string]int{"label": 5, "order": 4, "chronology": 3, "shape": 
 // given names read from one line, LIN, MEI-HUA).
 func oneOwner(rs map[string]fieldRead) {
 	drop := map[string]bool{}
-	// A value read from its zone as a crop has the zone for its box, not
-	// its print: it is left out of this.
-	print := func(r fieldRead) bool { return r.valid && !r.box.Empty() && r.how != "zone" }
 	for a, ra := range rs {
-		if !print(ra) {
+		if !ra.hasPrint() {
 			continue
 		}
 		for b, rb := range rs {
-			if a == b || !print(rb) || !sharePrint(ra.box, rb.box) {
+			if a == b || !rb.hasPrint() || !sharePrint(ra.box, rb.box) {
 				continue
 			}
 			sa, sb := strength[ra.how], strength[rb.how]
@@ -43,9 +40,18 @@ func oneOwner(rs map[string]fieldRead) {
 		}
 	}
 	for a := range drop {
-		r := rs[a]
-		rs[a] = fieldRead{raw: r.raw, how: r.how, box: r.box, label: r.label, conf: r.conf}
+		rs[a] = rs[a].withdrawn()
 	}
+}
+
+// hasPrint: a valid read with the box of its print. A value read from its
+// zone as a crop has the zone for its box, not its print.
+func (r fieldRead) hasPrint() bool { return r.valid && !r.box.Empty() && r.how != "zone" }
+
+// withdrawn is r with its value given up: where and how it was found, and
+// what was read there, stay for the account.
+func (r fieldRead) withdrawn() fieldRead {
+	return fieldRead{raw: r.raw, how: r.how, box: r.box, label: r.label, conf: r.conf}
 }
 
 // sharePrint: the two boxes cover the same print, most of the smaller.
@@ -77,7 +83,7 @@ func dropUnlikely(d *idv.DocumentDefinition, rs map[string]fieldRead) {
 		if _, named := Normalize(f, "NAIROBI"); !named {
 			continue
 		}
-		rs[n] = fieldRead{raw: r.raw, how: r.how, box: r.box, label: r.label, conf: r.conf}
+		rs[n] = r.withdrawn()
 	}
 }
 

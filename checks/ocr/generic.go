@@ -378,12 +378,7 @@ func (ly *layout) valueLines() []valueLine {
 		h := float64(w.box.Dy())
 		// Words read under 40 are the page reading's guesses at
 		// captions and artwork, unless they hold a code's digits.
-		digits := strings.Count(strings.Map(func(r rune) rune {
-			if r >= '0' && r <= '9' {
-				return 'd'
-			}
-			return -1
-		}, w.text), "d")
+		digits := digitCount(w.text)
 		if w.box.Max.Y > mrzTop || h < 0.6*hv || h > 2*hv || ly.isClaimed(i) || (w.conf < 40 && digits < 2) ||
 			strings.IndexFunc(w.text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
 			continue
@@ -524,12 +519,7 @@ func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, car
 			// Six characters or more, two digits or more: a year (2014
 			// in artwork) or a code of letters is not the number.
 			t := ly.pg.words[w].text
-			if anyDate(t, idv.FieldDef{}, time.Time{}) != "" || len(docdefs.LabelKey(t)) < 6 || strings.Count(strings.Map(func(r rune) rune {
-				if r >= '0' && r <= '9' {
-					return 'd'
-				}
-				return -1
-			}, t), "d") < 2 {
+			if anyDate(t, idv.FieldDef{}, time.Time{}) != "" || len(docdefs.LabelKey(t)) < 6 || digitCount(t) < 2 {
 				continue
 			}
 			run := []int{w}

@@ -466,3 +466,14 @@ func oneDigitRepair(dg []byte) ([]byte, bool) {
 	}
 	return found, n == 1
 }
+
+// digitCount is the number of digits in s.
+func digitCount(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			n++
+		}
+	}
+	return n
+}

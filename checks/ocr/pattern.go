@@ -584,11 +584,11 @@ func byRow(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]fie
 		}
 		return fs[a].Zone.X < fs[b].Zone.X
 	})
-	// boxed: a read with the box of its print, by more than its zone's
-	// crop: a region read is the print in the field's place.
+	// boxed: a read with the box of its print (a region read is the
+	// print in the field's place).
 	boxed := func(f idv.FieldDef) (fieldRead, bool) {
 		r := rs[f.Name]
-		return r, r.valid && r.how != "zone" && !r.box.Empty()
+		return r, r.hasPrint()
 	}
 	open := func(f idv.FieldDef) bool {
 		_, ok := boxed(f)
@@ -623,7 +623,7 @@ func sameRow(a, b idv.FieldDef) bool { return math.Abs(a.Zone.Y-b.Zone.Y) < 0.03
 func (st *stacker) readBoxes() []fieldRead {
 	var out []fieldRead
 	for _, r := range st.rs {
-		if r.valid && r.how != "zone" && !r.box.Empty() {
+		if r.hasPrint() {
 			out = append(out, r)
 		}
 	}
@@ -702,15 +702,4 @@ func inCharset(f idv.FieldDef, text string) bool {
 		}
 	}
 	return true
-}
-
-// digitCount is the number of digits in s.
-func digitCount(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= '0' && r <= '9' {
-			n++
-		}
-	}
-	return n
 }
