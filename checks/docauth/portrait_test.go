@@ -294,11 +294,18 @@ func hologramPages(t *testing.T) (page specimen, h image.Rectangle, genuine, swa
 	h = image.Rect(p.Max.X-p.Dx()/3, p.Max.Y-p.Dy()/4, p.Max.X+p.Dx()/6, p.Max.Y-p.Dy()/20)
 	genuine = imaging.Clone(page.img)
 	diffract(genuine, h, 0.3)
-	swapped = imaging.Clone(genuine)
+	return page, h, genuine, swappedPortrait(t, page, genuine)
+}
+
+// swappedPortrait is img, a picture of page, with the Croatian specimen's
+// portrait laid over page's portrait.
+func swappedPortrait(t testing.TB, page specimen, img *image.NRGBA) *image.NRGBA {
+	t.Helper()
 	other := loadSpecimen(t, "passeye_100_pass-hrv.jpg")
-	photo := imaging.Resize(imaging.Crop(other.img, other.photo), p.Dx(), p.Dy(), imaging.Linear)
-	draw.Draw(swapped, p, photo, image.Point{}, draw.Src)
-	return page, h, genuine, swapped
+	out := imaging.Clone(img)
+	photo := imaging.Resize(imaging.Crop(other.img, other.photo), page.photo.Dx(), page.photo.Dy(), imaging.Linear)
+	draw.Draw(out, page.photo, photo, image.Point{}, draw.Src)
+	return out
 }
 
 // A hologram laid over the portrait's corner and the page beside it shows
