@@ -217,8 +217,9 @@ type Located struct {
 	// given out by the order of the side's dates), "shape" (the one run of
 	// the side with the value's shape: a number's grouping, a date, a sex
 	// word), "stack" (at its place among values read: in a column
-	// between fields read, or beside its row's value before it), "region" (words in the
-	// zone, no caption found), "zone" (the zone read as a crop),
+	// between fields read, or beside its row's value before it),
+	// "region" (words in the zone, no caption found), "zone" (the zone
+	// read as a crop),
 	// "mrz_located" (the one run of print that reads the trusted MRZ's
 	// value, where the field had been read only weakly: locatedByMRZ) or
 	// "" (not found).
