@@ -169,6 +169,11 @@ type textLine struct {
 	// light: found by the light-print pass; its words count only when
 	// tesseract is fairly sure of them.
 	light bool
+	// taller: blobs chained into the run but left out of it as far
+	// taller than its band: a value set large right after its small
+	// caption, hanging from the caption's top (CODE / CODE DU PAYS UTO).
+	// They are a line of their own.
+	taller []blob
 }
 
 // textLines finds the lines of print on a flattened side: blobs of ink
@@ -306,7 +311,11 @@ func linesOf(all []blob, w, h, depth, minRun int) []textLine {
 		}
 	}
 	var lines []textLine
-	for _, l := range runs {
+	for k := 0; k < len(runs); k++ {
+		l := runs[k]
+		if len(l.taller) > 0 {
+			runs = append(runs, runOf(l.taller))
+		}
 		if l.n < minRun {
 			continue
 		}
@@ -380,25 +389,29 @@ func runOf(bs []blob) textLine {
 	// soft letter breaks into are small and must not move it.
 	top, bot := weightedMedian(bs, func(b blob) int { return b.r.Min.Y }), weightedMedian(bs, func(b blob) int { return b.r.Max.Y })
 	bh := max(1, bot-top)
-	var kept []blob
+	var kept, taller []blob
 	var box image.Rectangle
 	for _, bl := range bs {
 		mid := (bl.r.Min.Y + bl.r.Max.Y) / 2
-		if mid < top-bh/4 || mid > bot+bh/4 || 5*bl.r.Dy() > 8*bh {
+		if mid < top-bh/4 || mid > bot+bh/4 {
+			continue
+		}
+		if 5*bl.r.Dy() > 8*bh {
+			taller = append(taller, bl)
 			continue
 		}
 		kept = append(kept, bl)
 		box = box.Union(bl.r)
 	}
 	if len(kept) == 0 {
-		kept = bs
+		kept, taller = bs, nil
 		box = image.Rect(bs[0].r.Min.X, top, bs[len(bs)-1].r.Max.X, bot)
 	}
 	// Ascenders and descenders reach a little past the band; artwork that
 	// reaches further is cut.
 	box.Min.Y = max(box.Min.Y, top-bh/3)
 	box.Max.Y = min(box.Max.Y, bot+bh/3)
-	return textLine{r: box, glyphH: weightedMedian(kept, func(b blob) int { return b.r.Dy() }), n: len(kept), blobs: kept}
+	return textLine{r: box, glyphH: weightedMedian(kept, func(b blob) int { return b.r.Dy() }), n: len(kept), blobs: kept, taller: taller}
 }
 
 // weightedMedian is the median of v over bs, each blob counting by its
@@ -423,7 +436,9 @@ func weightedMedian(bs []blob, v func(blob) int) int {
 }
 
 func joinRuns(a, c textLine) textLine {
-	return runOf(append(append([]blob(nil), a.blobs...), c.blobs...))
+	l := runOf(append(append([]blob(nil), a.blobs...), c.blobs...))
+	l.taller = append(append(l.taller, a.taller...), c.taller...)
+	return l
 }
 
 // splitBySize cuts a run where two neighbouring words differ in size by

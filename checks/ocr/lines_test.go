@@ -268,3 +268,37 @@ func BenchmarkReadPage(b *testing.B) {
 		})
 	}
 }
+
+// A value set large right after its small caption, hanging from the
+// caption's top (CODE / CODE DU PAYS UTO on the HTML dev2 style's TD2
+// card), chains with the caption's glyphs; it is a line of its own, not
+// left out of the caption's line as too tall for it.
+func TestLinesOfKeepsALargeValueAfterItsCaption(t *testing.T) {
+	var bs []blob
+	glyph := func(x, y, w, h int) {
+		// Inset(1) by linesOf: one pixel around.
+		bs = append(bs, blob{r: image.Rect(x-1, y-1, x+w+1, y+h+1), area: w * h / 2, depth: 120})
+	}
+	x := 400
+	for i := 0; i < 12; i++ { // the caption: 12 glyphs 14 px high
+		glyph(x, 208, 9, 14)
+		x += 12
+	}
+	x += 10
+	for i := 0; i < 3; i++ { // the value: 3 glyphs 26 px high from the caption's top
+		glyph(x, 210, 18, 26)
+		x += 21
+	}
+	lines := linesOf(bs, 1260, 1050, minDepth, 1)
+	var got []image.Rectangle
+	for _, l := range lines {
+		got = append(got, l.r)
+	}
+	value := image.Rect(x-63, 210, x, 236)
+	for _, r := range got {
+		if r.Overlaps(value) && r.Dy() >= 24 {
+			return
+		}
+	}
+	t.Errorf("lines %v: none holds the value at %v", got, value)
+}
