@@ -270,7 +270,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 			// A side that shows its captions or titles identifies the
 			// document for the sides read after it (a card's back often
 			// prints only values and faint captions).
-			vouched = vouched || ly.confirmed() || ly.titled() && sideCredible(rs)
+			vouched = vouched || ly.confirmed() || ly.titled(rs) && sideCredible(rs)
 			shows[side] = ly.confirmed()
 			cards[side] = card
 			ex.Words[side] = pg.export()
@@ -512,6 +512,19 @@ func keepsUnmatched(d *idv.DocumentDefinition, side string, mrz *idv.MRZData, mr
 		return false
 	}
 	return d.Generic() || mrzMatch && d.MRZ.Zone.Side == side
+}
+
+// wellRead: all the side's fields but one at most were read and valid,
+// three at least: more than chance fitting of a page's print to a
+// definition's patterns gives.
+func wellRead(rs map[string]fieldRead) bool {
+	n := 0
+	for _, r := range rs {
+		if r.valid {
+			n++
+		}
+	}
+	return n >= 3 && n+1 >= len(rs)
 }
 
 // sideCredible: at least half the side's fields were read and valid.

@@ -557,9 +557,14 @@ func (ly *layout) tailOfCaption(i int, f idv.FieldDef) bool {
 // titled: the side shows one of its titles and a caption as spelled;
 // with its values read (sideCredible) that says this is the document for
 // the sides read after it, though soft print kept most of its captions
-// from matching (the faint captions of a Ugandan card's back).
-func (ly *layout) titled() bool {
-	return ly.titles > 0 && ly.captions() > 0
+// from matching (the faint captions of a Ugandan card's back). A title
+// with no caption read says so when nearly every field of the side was
+// read (wellRead): an old Ugandan front of the HTML dev2 style whose
+// grey captions all faded read its eight values by place and shape under
+// THE REPUBLIC OF UGANDA, and its back, captions faded too, had been
+// taken for another document's.
+func (ly *layout) titled(rs map[string]fieldRead) bool {
+	return ly.titles > 0 && (ly.captions() > 0 || wellRead(rs))
 }
 
 func (ly *layout) known() bool {
@@ -850,6 +855,18 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 				out = append(out, c)
 			}
 		}
+	}
+	// The MRZ holds no printed value: a caption right over it (the
+	// issuing authority of a Kenyan passport page, its value far to its
+	// right) would take its first line, below and nearer, for its value.
+	if top := ly.mrzTop(); top < ly.pg.h {
+		kept := out[:0]
+		for _, c := range out {
+			if c.box.Max.Y <= top || c.box.Empty() {
+				kept = append(kept, c)
+			}
+		}
+		out = kept
 	}
 	for k := range out {
 		// A run with no letter or digit is a glyph read as punctuation

@@ -146,6 +146,11 @@ func TestLayoutFindsValuesByCaption(t *testing.T) {
 			Labels: []string{"MAHALI PA KUTOLEWA"}, Type: idv.FieldText, Charset: "ABCDEFGHIJKLMNOPQRSTUVWXYZ '-", Pattern: `^[A-Z][A-Z '-]{1,30}$`}), []word{
 			w("Mahali", 38, 502, 8), w("pa", 83, 502, 8), w("Kutolewa", 99, 502, 8), w("Mombasa", 184, 490, 28),
 		}, map[string]string{"place_of_issue": "MOMBASA"}},
+		{"the MRZ under a caption far from its value", testDef(idv.FieldDef{Name: "authority", Label: "ISSUING AUTHORITY", Type: idv.FieldText,
+			Charset: "ABCDEFGHIJKLMNOPQRSTUVWXYZ '-", Pattern: `^[A-Z][A-Z '-]{1,40}$`}), []word{
+			w("issuing", 330, 460, 12), w("authority:", 385, 460, 12), w("DIRECTORATE", 630, 456, 18), w("OF", 757, 456, 18), w("IMMIGRATION", 786, 456, 18),
+			w("P<KENWAMALWA<<WANYAMA<<<<<<<<<<<<<<<<<<<<<<<", 44, 516, 18), w("B4812781<6KEN6308317M3603147<<<<<<<<<<<<<<<8", 44, 563, 18),
+		}, map[string]string{"authority": "DIRECTORATE OF IMMIGRATION"}},
 		{"prose is no value", testDef(nameField), []word{
 			w("SURNAME", 100, 100, 14), w("visibles", 220, 100, 14), w("selon", 300, 100, 14),
 		}, map[string]string{"surname": ""}},
@@ -195,6 +200,44 @@ func TestForeignPage(t *testing.T) {
 	}
 	if newLayout(dated, def, "front").foreign() {
 		t.Error("a page of two dates and four scraps is foreign")
+	}
+}
+
+// A side's title vouches for the sides read after it with a caption read
+// as spelled, or, its captions all faded, with nearly every field read.
+func TestTitledSideVouches(t *testing.T) {
+	def := testDef(nameField, dobField, sexField, docField)
+	title := []word{w("REPUBLIC", 300, 20, 16), w("OF", 400, 20, 16), w("TESTLAND", 430, 20, 16)}
+	read := func(names ...string) map[string]fieldRead {
+		rs := map[string]fieldRead{}
+		for _, f := range def.Fields {
+			rs[f.Name] = fieldRead{}
+		}
+		for _, n := range names {
+			rs[n] = fieldRead{valid: true, value: "X", how: "stack"}
+		}
+		return rs
+	}
+	values := []word{w("OMONDI", 300, 100, 24), w("10.10.1983", 300, 150, 24), w("M", 300, 200, 24), w("A1234567", 300, 250, 24)}
+	bare := newLayout(&page{w: 1000, h: 640, words: append(append([]word(nil), title...), values...)}, def, "front")
+	captioned := newLayout(&page{w: 1000, h: 640, words: append(append(append([]word(nil), title...), values...), w("SURNAME", 100, 104, 12))}, def, "front")
+	untitled := newLayout(&page{w: 1000, h: 640, words: values}, def, "front")
+	tests := []struct {
+		name string
+		ly   *layout
+		rs   map[string]fieldRead
+		want bool
+	}{
+		{"title and a caption", captioned, read("surname", "sex"), true},
+		{"title, no caption, every field read", bare, read("surname", "date_of_birth", "sex", "document_number"), true},
+		{"title, no caption, all but one read", bare, read("surname", "date_of_birth", "sex"), true},
+		{"title, no caption, half read", bare, read("surname", "sex"), false},
+		{"no title, every field read", untitled, read("surname", "date_of_birth", "sex", "document_number"), false},
+	}
+	for _, tt := range tests {
+		if got := tt.ly.titled(tt.rs); got != tt.want {
+			t.Errorf("%s: titled = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }
 
