@@ -254,6 +254,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 					byPattern(d, side, ly, rs)
 					byStack(d, side, ly, rs)
 					byRow(d, side, ly, rs)
+					byLone(d, side, ly, rs)
 				}
 			}
 			oneOwner(rs)

@@ -314,7 +314,13 @@ func linesOf(all []blob, w, h, depth, minRun int) []textLine {
 	for k := 0; k < len(runs); k++ {
 		l := runs[k]
 		if len(l.taller) > 0 {
-			runs = append(runs, runOf(l.taller))
+			// Only print beside the run's crop: a tall letter within it (the
+			// J of John, its descender under the band of ohn) is read with
+			// the run.
+			t, pad := runOf(l.taller), 2*linePad(l.r)
+			if t.r.Min.X >= l.r.Max.X+pad || t.r.Max.X <= l.r.Min.X-pad {
+				runs = append(runs, t)
+			}
 		}
 		if l.n < minRun {
 			continue
@@ -861,9 +867,13 @@ func (m *mrzBand) mrzLines(lines []textLine) map[int]string {
 // lineBox is the crop a line is read from: the line with a quarter of
 // its height of margin above and below and half of it on each side.
 func lineBox(l textLine, b image.Rectangle) image.Rectangle {
-	pad := max(2, l.r.Dy()/4)
+	pad := linePad(l.r)
 	return image.Rect(l.r.Min.X-pad*2, l.r.Min.Y-pad, l.r.Max.X+pad*2, l.r.Max.Y+pad).Intersect(b)
 }
+
+// linePad is the margin lineBox reads around a line: a quarter of its
+// height above and below, twice that at its ends.
+func linePad(r image.Rectangle) int { return max(2, r.Dy()/4) }
 
 // textOf makes card's side grey and finds its lines.
 func textOf(card *vision.Card) *sideText {

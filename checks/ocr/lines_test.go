@@ -302,3 +302,26 @@ func TestLinesOfKeepsALargeValueAfterItsCaption(t *testing.T) {
 	}
 	t.Errorf("lines %v: none holds the value at %v", got, value)
 }
+
+// A tall letter chained into a run of smaller glyphs right beside them
+// (the J of Jonny over the band of its lower-case letters; John on a
+// Kenyan passport of the columns family) is read with the run's crop: it
+// is no line of its own, which tesseract read as another word (Jc).
+func TestLinesOfKeepsATallLetterInItsRun(t *testing.T) {
+	var bs []blob
+	glyph := func(x, y, w, h int) {
+		bs = append(bs, blob{r: image.Rect(x-1, y-1, x+w+1, y+h+1), area: w * h / 2, depth: 120})
+	}
+	glyph(733, 351, 14, 40) // J
+	for _, x := range []int{750, 772, 794, 816} {
+		glyph(x, 367, 18, 24) // onny's x-height
+	}
+	lines := linesOf(bs, 1500, 1264, minDepth, 1)
+	if len(lines) != 1 {
+		var got []image.Rectangle
+		for _, l := range lines {
+			got = append(got, l.r)
+		}
+		t.Errorf("lines %v, want one", got)
+	}
+}

@@ -161,7 +161,27 @@ func overlapsAny(b image.Rectangle, rs []fieldRead) bool {
 // given unless the lines there are exactly as many as the fields and
 // each fits its field.
 func byStack(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]fieldRead) {
-	st := stacker{ly: ly, rs: rs}
+	st := newStacker(d, side, ly, rs)
+	// First the columns between fields read, then what is left, each run
+	// of open fields in the definition's reading order (a grid of the
+	// definition printed as one column on another layout).
+	// A run placed gives the runs before it anchors (a NIN placed between
+	// the date of birth and the card number shows, with the date, the
+	// column the names above them stand in): the anchored pass is run
+	// again while it places fields.
+	for range st.fs {
+		if !st.pass(true) {
+			break
+		}
+	}
+	st.pass(false)
+	st.lone()
+}
+
+// newStacker sets up byStack's work on one side: the side's fields in
+// the definition's reading order and the lines of print left.
+func newStacker(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]fieldRead) *stacker {
+	st := &stacker{ly: ly, rs: rs}
 	for _, f := range d.Fields {
 		if f.Zone.Side == side && f.Fixed == "" && f.HasZone() {
 			st.fs = append(st.fs, f)
@@ -181,20 +201,15 @@ func byStack(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]f
 		}
 	}
 	st.lines = ly.stackLines(used)
-	// First the columns between fields read, then what is left, each run
-	// of open fields in the definition's reading order (a grid of the
-	// definition printed as one column on another layout).
-	// A run placed gives the runs before it anchors (a NIN placed between
-	// the date of birth and the card number shows, with the date, the
-	// column the names above them stand in): the anchored pass is run
-	// again while it places fields.
-	for range st.fs {
-		if !st.pass(true) {
-			break
-		}
-	}
-	st.pass(false)
-	st.lone()
+	return st
+}
+
+// byLone gives the one line left in a column its field (lone) once more
+// after byRow: a field placed by its row (a licence's sex beside its date
+// of birth) makes a column of two firm reads that held none before, with
+// the licence's class alone between them.
+func byLone(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]fieldRead) {
+	newStacker(d, side, ly, rs).lone()
 }
 
 // lone gives the one line of print left at the edge of a column of
@@ -233,6 +248,11 @@ func (st *stacker) lone() {
 				left = append(left, c)
 			}
 		}
+		// A run's tail is no line of its own: the B of A B starts within
+		// a glyph's height of the column's edge too.
+		left = slices.DeleteFunc(left, func(c candidate) bool {
+			return slices.ContainsFunc(left, func(o candidate) bool { return o.box != c.box && c.box.In(o.box) })
+		})
 		if len(left) != 1 {
 			continue
 		}

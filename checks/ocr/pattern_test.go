@@ -503,3 +503,26 @@ func TestStackLeavesTheMRZ(t *testing.T) {
 		})
 	}
 }
+
+// A licence's sex placed by its row beside the date of birth makes a
+// column of two firm reads with the expiry date under it; the class
+// between them, the one line left there, is placed by byLone after byRow
+// (lone had run before the sex was read). The class's B, within a
+// glyph's height of the column's edge, is the tail of its run, not a
+// second line.
+func TestLoneAfterRow(t *testing.T) {
+	def := builtin(t, "uganda_driving_licence")
+	w := printed(14, 26)
+	words := []word{w(38, 320, "07/03/1975"), w(381, 310, "F"), w(38, 392, "UGA"), w(380, 392, "A"), w(404, 392, "B"),
+		w(38, 474, "UT17692261"), w(38, 554, "18/03/2022"), w(382, 554, "17/03/2027"), w(38, 150, "MUGISHA"), w(38, 230, "AKELLO")}
+	ly := knownLayout(def, "front", words)
+	read := func(i int, how, v string) fieldRead {
+		return fieldRead{box: ly.pg.words[i].box, how: how, valid: true, value: v, conf: 95}
+	}
+	rs := map[string]fieldRead{"date_of_birth": read(0, "chronology", "07.03.1975"), "nationality": read(2, "stack", "UGA"),
+		"licence_number": read(5, "shape", "UT17692261"), "date_of_issue": read(6, "chronology", "18.03.2022"),
+		"date_of_expiry": read(7, "chronology", "17.03.2027"), "sex": read(1, "row", "F"),
+		"surname": read(8, "stack", "MUGISHA"), "given_names": read(9, "stack", "AKELLO")}
+	byLone(def, "front", ly, rs)
+	wantValues(t, rs, map[string]string{"licence_class": "A B"})
+}
