@@ -76,6 +76,11 @@ func byPattern(d *idv.DocumentDefinition, side string, ly *layout, rs map[string
 			if !ok || taken[v] || sub.conf < shapeConf || !plain(f, sub.text, v) || overlapsAny(sub.box, used) {
 				continue
 			}
+			// Two runs that end in the same print (a garbled caption
+			// read as two runs before the date) are one fit.
+			if slices.ContainsFunc(fits[f.Name], func(o fit) bool { return o.c.box == sub.box }) {
+				continue
+			}
 			fits[f.Name] = append(fits[f.Name], fit{sub, v, i})
 			owners[i]++
 		}

@@ -36,6 +36,13 @@ func TestShapeAndStack(t *testing.T) {
 			want: map[string]string{"sex": ""}},
 		{name: "a number read with letters for digits", words: []word{w(217, 590, "1954O628-4O7O3-14427-46")},
 			want: map[string]string{"nin": ""}},
+		// Two runs of a garbled caption end in the date (AA, read over
+		// AUZAL, leads into CATE as AUZAL does): one print, one fit.
+		{name: "a garbled caption read as two runs before the date", words: []word{
+			{box: image.Rect(38, 470, 77, 479), text: "TARO", conf: 17}, {box: image.Rect(82, 471, 94, 479), text: "WA", conf: 37},
+			{box: image.Rect(97, 470, 155, 480), text: "AUZAL", conf: 34}, {box: image.Rect(134, 468, 152, 485), text: "AA", conf: 51},
+			{box: image.Rect(158, 470, 186, 480), text: "CATE", conf: 34}, w(218, 469, "30-08-1961")},
+			want: map[string]string{"date_of_birth": "30.08.1961"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
