@@ -325,3 +325,42 @@ func TestLinesOfKeepsATallLetterInItsRun(t *testing.T) {
 		t.Errorf("lines %v, want one", got)
 	}
 }
+
+// A soft caption whose letters all touch is one blob nine heights long,
+// filled as a word's letters fill their box (Authority/Mamlaka: on an
+// HTML dev2 passport page): a line. A solid bar as long is not.
+func TestLinesOfLongWordBlob(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		area int
+		want int
+	}{
+		{"a word whose letters touch", 1478, 1},
+		{"a solid bar", 2500, 0},
+		{"a thin stroke of artwork", 500, 0},
+	} {
+		bs := []blob{{r: image.Rect(491, 771, 647, 790), area: tc.area, depth: 120}}
+		if got := len(linesOf(bs, 1500, 1055, minDepth, 1)); got != tc.want {
+			t.Errorf("%s: %d lines, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// A caption in lower case and its value set larger on one line are cut
+// apart though their boxes' heights are within one and a half of each
+// other (the p of Mahali pa, the M of Machakos): sizes are the glyphs'
+// typical heights.
+func TestSplitBySizeByTypicalHeight(t *testing.T) {
+	r := func(x0, y0, x1, y1, a int) blob { return blob{r: image.Rect(x0, y0, x1, y1), area: a} }
+	caption := []blob{r(494, 613, 533, 626, 403), r(538, 613, 553, 626, 171), r(559, 613, 594, 626, 420), r(597, 619, 599, 625, 29),
+		r(601, 613, 653, 626, 511), r(659, 617, 676, 629, 189), r(682, 613, 752, 627, 722)}
+	value := []blob{r(771, 603, 822, 626, 957), r(825, 602, 870, 626, 832), r(872, 608, 902, 626, 497)}
+	parts := splitBySize(textLine{blobs: append(append([]blob(nil), caption...), value...), glyphH: 13})
+	if len(parts) != 2 || parts[1].r.Min.X != 771 || parts[1].n != 3 {
+		var got []image.Rectangle
+		for _, p := range parts {
+			got = append(got, p.r)
+		}
+		t.Errorf("parts %v, want the caption and the value apart", got)
+	}
+}
