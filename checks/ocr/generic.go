@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
@@ -364,7 +365,7 @@ func (ly *layout) valueLines() []valueLine {
 	mrzTop := ly.mrzTop()
 	var hs []int
 	for _, w := range words {
-		if w.conf >= 90 && w.box.Max.Y <= mrzTop && len(docdefs.LabelKey(w.text)) >= 3 {
+		if w.conf >= 90 && w.box.Max.Y <= mrzTop && utf8.RuneCountInString(alnum(w.text)) >= 3 {
 			hs = append(hs, w.box.Dy())
 		}
 	}
@@ -377,9 +378,12 @@ func (ly *layout) valueLines() []valueLine {
 	for i, w := range words {
 		h := float64(w.box.Dy())
 		// Words read under 40 are the page reading's guesses at
-		// captions and artwork, unless they hold a code's digits.
+		// captions and artwork, unless they hold a code's digits; a lone
+		// glyph read under 60 is a speck (an i at a portrait's edge,
+		// taken for the line of a date of birth).
 		digits := digitCount(w.text)
 		if w.box.Max.Y > mrzTop || h < 0.6*hv || h > 2*hv || ly.isClaimed(i) || (w.conf < 40 && digits < 2) ||
+			w.conf < 60 && utf8.RuneCountInString(alnum(w.text)) < 2 ||
 			strings.IndexFunc(w.text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
 			continue
 		}
@@ -464,8 +468,9 @@ func (ly *layout) mrzTop() int {
 // ICAO 9303 gives the data zone, which issuers keep: the document number
 // is a code in the top two fifths of the side; the surname the next line below it
 // that is a name, the given names the line right under that; the date
-// of birth a date on one of the two lines after the given names (the
-// nationality line comes between). Each value is read again in its own
+// of birth a date on one of the three lines after the given names (the
+// nationality line comes between, and the sex's on pages that set it
+// before the date: a Utopian page of the HTML dev2 style). Each value is read again in its own
 // box with the field's character set, and kept only when it fits the
 // field's pattern. The MRZ plays no part: what is found here is held
 // against it afterwards like any printed value.
@@ -519,11 +524,14 @@ func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, car
 			// Six characters or more, two digits or more: a year (2014
 			// in artwork) or a code of letters is not the number.
 			t := ly.pg.words[w].text
-			if anyDate(t, idv.FieldDef{}, time.Time{}) != "" || len(docdefs.LabelKey(t)) < 6 || digitCount(t) < 2 {
+			// (Counted as letters and digits: a caption's key keeps only
+			// the digits that look like letters, and TN6009357 had
+			// five.)
+			if anyDate(t, idv.FieldDef{}, time.Time{}) != "" || utf8.RuneCountInString(alnum(t)) < 6 || digitCount(t) < 2 {
 				continue
 			}
 			run := []int{w}
-			if wi > 0 && ly.next[l.words[wi-1]] == w && len(docdefs.LabelKey(ly.pg.words[l.words[wi-1]].text)) <= 3 {
+			if wi > 0 && ly.next[l.words[wi-1]] == w && utf8.RuneCountInString(alnum(ly.pg.words[l.words[wi-1]].text)) <= 3 {
 				// A series printed apart from the number.
 				run = []int{l.words[wi-1], w}
 			}
@@ -569,7 +577,7 @@ func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, car
 		take("given_names", r)
 		li++
 	}
-	for j := li + 1; j < len(lines) && j <= li+2; j++ {
+	for j := li + 1; j < len(lines) && j <= li+3; j++ {
 		r, err := read(fDob, lines[j].words)
 		if err != nil {
 			return err
@@ -602,6 +610,11 @@ func (k *Check) orderRead(ctx context.Context, f idv.FieldDef, card *vision.Card
 		return fieldRead{}, err
 	}
 	r.box, r.how = sub.box, "order"
+	if ok {
+		// The page's spaces and whole words, as for a value found by its
+		// caption (ELENAEVA re-read in the box of ELENA EVA).
+		reconcile(&r, v)
+	}
 	if !r.valid && ok && sub.conf >= pageFallback {
 		return fieldRead{raw: fmt.Sprintf("page %s|%.0f", sub.text, sub.conf), value: v, valid: true, conf: sub.conf, box: sub.box, how: "order"}, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/vision"
 )
 
 func TestAnyDate(t *testing.T) {
@@ -225,6 +226,34 @@ func TestMRZTop(t *testing.T) {
 		ly := &layout{pg: &page{words: tc.words, w: 1500, h: 1264}}
 		if got := ly.mrzTop(); got != tc.want {
 			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// A passport page whose captions were all lost, read by the order of
+// its data zone: the number has six letters and digits and more (not six
+// letters of a caption's key, which keeps only digits that look like
+// letters: TN6009357 had five), the date of birth comes three lines after
+// the given names (nationality and sex between), and a speck at the
+// portrait's edge read as i is no line of the zone.
+func TestGenericOrder(t *testing.T) {
+	d, _ := docdefs.Default().Definition("generic_passport")
+	w := printed(16, 26)
+	words := []word{
+		w(904, 224, "UTO"), w(903, 277, "TN6009357"), w(904, 331, "ERIKSSON"), w(904, 384, "ELENA"), w(1000, 384, "EVA"),
+		w(904, 437, "UTO"), w(904, 490, "F"), {box: image.Rect(99, 507, 105, 527), text: "i", conf: 41},
+		w(905, 544, "19"), w(950, 544, "OCT"), w(1010, 544, "1971"), w(903, 597, "WESTBROOK"),
+	}
+	ly := newLayout(&page{words: words, w: 1500, h: 1264}, d, "front")
+	card := &vision.Card{Image: image.NewNRGBA(image.Rect(0, 0, 1500, 1264))}
+	rs := map[string]fieldRead{}
+	var k Check
+	if err := k.genericOrder(context.Background(), d, card, ly, rs); err != nil {
+		t.Fatal(err)
+	}
+	for f, want := range map[string]string{"passport_number": "TN6009357", "surname": "ERIKSSON", "given_names": "ELENA EVA", "date_of_birth": "19.10.1971"} {
+		if got := rs[f].value; got != want {
+			t.Errorf("%s = %q (%s), want %q", f, got, rs[f].raw, want)
 		}
 	}
 }

@@ -310,16 +310,21 @@ func (ly *layout) nextOrUnder(i, j int) int {
 // looked at; 1.1 leaves room for tesseract's box heights, which vary by
 // a few pixels with the letters in a word.
 func (ly *layout) captionSized(f idv.FieldDef, c candidate) bool {
+	return ly.sizedAs(f, c, ly.captionH)
+}
+
+// sizedAs is captionSized against captions of height capH.
+func (ly *layout) sizedAs(f idv.FieldDef, c candidate, capH int) bool {
 	// Digits say a number or a date, unless the field holds none: then
 	// they are letters misread (PRENOMS of GIVEN NAMES/PRENOMS read
 	// S9RE EONS, right of the caption).
 	numeric := f.Charset == "" || strings.ContainsAny(f.Charset, "0123456789")
-	if ly.captionH == 0 || len(c.words) == 0 || numeric && strings.ContainsAny(c.text, "0123456789") {
+	if capH == 0 || len(c.words) == 0 || numeric && strings.ContainsAny(c.text, "0123456789") {
 		return false
 	}
 	sure := 0
 	for _, w := range c.words {
-		if float64(ly.pg.words[w].box.Dy()) > 1.1*float64(ly.captionH) {
+		if float64(ly.pg.words[w].box.Dy()) > 1.1*float64(capH) {
 			return false
 		}
 		if ly.pg.words[w].conf >= sureConf {
@@ -759,7 +764,12 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 					// past matching (Mide le N of Jina la Kati/Middle Name),
 					// stands between the caption and its value: once, the
 					// run after it is a candidate too.
-					if passed < 0 && (ly.captionSized(f, c) || ly.captionLike(c.text)) {
+					// Caption print is judged against the side's captions
+					// and against this caption itself: a side whose
+					// captions were mostly lost has few to measure (fe
+					// mace, the rest of date de naissance, as tall as the
+					// date of birth it follows).
+					if passed < 0 && (ly.captionSized(f, c) || ly.sizedAs(f, c, h.box.Dy()) || ly.captionLike(c.text)) {
 						passed = c.box.Max.X
 						continue
 					}

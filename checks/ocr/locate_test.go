@@ -151,6 +151,11 @@ func TestLayoutFindsValuesByCaption(t *testing.T) {
 			w("issuing", 330, 460, 12), w("authority:", 385, 460, 12), w("DIRECTORATE", 630, 456, 18), w("OF", 757, 456, 18), w("IMMIGRATION", 786, 456, 18),
 			w("P<KENWAMALWA<<WANYAMA<<<<<<<<<<<<<<<<<<<<<<<", 44, 516, 18), w("B4812781<6KEN6308317M3603147<<<<<<<<<<<<<<<8", 44, 563, 18),
 		}, map[string]string{"authority": "DIRECTORATE OF IMMIGRATION"}},
+		{"a caption's garbled other language as tall as it, the side's other captions smaller", testDef(dobField, sexField, nameField, docField), []word{
+			w("SEX", 100, 60, 9), w("SURNAME", 100, 160, 9), w("ELENA", 600, 150, 26), w("DOCUMENT", 100, 220, 9), w("NO", 160, 220, 9),
+			w("date", 400, 300, 12), w("of", 432, 300, 12), w("birth", 450, 300, 12), guess(w("fe", 500, 300, 12)), guess(w("mace", 518, 300, 12)),
+			w("19.10.1971", 700, 292, 26),
+		}, map[string]string{"date_of_birth": "19.10.1971"}},
 		{"prose is no value", testDef(nameField), []word{
 			w("SURNAME", 100, 100, 14), w("visibles", 220, 100, 14), w("selon", 300, 100, 14),
 		}, map[string]string{"surname": ""}},
