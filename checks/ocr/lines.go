@@ -355,7 +355,14 @@ func linesOf(all []blob, w, h, depth, minRun int) []textLine {
 		if l.r.Dy() > 3*l.glyphH {
 			continue
 		}
-		lines = append(lines, splitBySize(l)...)
+		// A piece cut off by size is a run too: under minRun glyphs it
+		// is no line (a light piece of artwork beside a value, cut off
+		// from it, read as Q after Nyeri).
+		for _, p := range splitBySize(l) {
+			if p.n >= minRun {
+				lines = append(lines, p)
+			}
+		}
 	}
 	return lines
 }

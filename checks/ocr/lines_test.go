@@ -364,3 +364,24 @@ func TestSplitBySizeByTypicalHeight(t *testing.T) {
 		t.Errorf("parts %v, want the caption and the value apart", got)
 	}
 }
+
+// In the light pass (runs of three glyphs and more), a piece cut off a
+// run by its size is a run too: a stroke of artwork beside a value, cut
+// off from it, is no line (it was read Q after Nyeri).
+func TestLinesOfLightPieces(t *testing.T) {
+	// The light pass's blobs of Nyeri and the artwork after it (outset by
+	// the pixel linesOf insets).
+	r := func(x0, y0, x1, y1, a int) blob {
+		return blob{r: image.Rect(x0-1, y0-1, x1+1, y1+1), area: a, depth: 50}
+	}
+	bs := []blob{r(1012, 404, 1037, 434, 535), r(1041, 410, 1062, 442, 367), r(1064, 410, 1085, 434, 399), r(1090, 410, 1101, 433, 190),
+		r(1122, 399, 1146, 450, 866)}
+	lines := linesOf(bs, 1500, 1264, lightDepth, 3)
+	var got []image.Rectangle
+	for _, l := range lines {
+		got = append(got, l.r)
+	}
+	if len(lines) != 1 || lines[0].r.Max.X > 1102 {
+		t.Errorf("lines %v, want the value's alone", got)
+	}
+}
