@@ -320,8 +320,12 @@ func linesOf(all []blob, w, h, depth, minRun int) []textLine {
 			// Birth/Mahali pa Kuzaliwa:, its M, h and k taller than the
 			// caption's band, its other letters not) is a line of its own
 			// with all its letters.
+			// Words are told apart at the glyph height of all the blobs: the
+			// band's alone may be a soft date's broken pieces (24 of
+			// 24.09.1953, cut off as a word of its own).
 			all := append(append([]blob(nil), l.blobs...), l.taller...)
-			if parts := splitBySize(textLine{blobs: all, glyphH: l.glyphH}); len(parts) > 1 {
+			gh := weightedMedian(all, func(b blob) int { return b.r.Dy() })
+			if parts := splitBySize(textLine{blobs: all, glyphH: gh}); len(parts) > 1 {
 				runs = append(runs, parts...)
 				continue
 			}
@@ -487,16 +491,27 @@ func splitBySize(l textLine) []textLine {
 		words[len(words)-1] = append(words[len(words)-1], bl)
 		right = max(right, bl.r.Max.X)
 	}
-	// A word's size is its glyphs' typical height, not its box's: a
-	// caption's descender (the p of Mahali pa) and a value's capital
-	// (the M of Machakos) bring the boxes of a caption in lower case and
-	// its value set twice as large within one and a half of each other.
-	height := func(ws []blob) int { return weightedMedian(ws, func(b blob) int { return b.r.Dy() }) }
+	height := func(ws []blob) int {
+		r := ws[0].r
+		for _, bl := range ws {
+			r = r.Union(bl.r)
+		}
+		return r.Dy()
+	}
+	typical := func(ws []blob) int { return weightedMedian(ws, func(b blob) int { return b.r.Dy() }) }
 	var out []textLine
 	cur := words[0]
 	for i := 1; i < len(words); i++ {
 		a, c := height(words[i-1]), height(words[i])
-		if 2*max(a, c) > 3*min(a, c) {
+		// Two words' boxes differ by more than half; or by more than a
+		// third while their glyphs' typical heights differ by more than
+		// half: a caption's descender (the p of Mahali pa) and a value's
+		// capitals (the M of Machakos) bring the boxes of a caption in
+		// lower case and its value set twice as large within one and a
+		// half of each other. The typical height alone is not the size:
+		// a soft date's first digits break into pieces (24 of 24.09.1953).
+		ta, tc := typical(words[i-1]), typical(words[i])
+		if 2*max(a, c) > 3*min(a, c) || 3*max(a, c) > 4*min(a, c) && 2*max(ta, tc) > 3*min(ta, tc) {
 			out = append(out, runOf(cur))
 			cur = nil
 		}

@@ -348,8 +348,8 @@ func TestLinesOfLongWordBlob(t *testing.T) {
 
 // A caption in lower case and its value set larger on one line are cut
 // apart though their boxes' heights are within one and a half of each
-// other (the p of Mahali pa, the M of Machakos): sizes are the glyphs'
-// typical heights.
+// other (the p of Mahali pa, the M of Machakos): their glyphs' typical
+// heights say so too.
 func TestSplitBySizeByTypicalHeight(t *testing.T) {
 	r := func(x0, y0, x1, y1, a int) blob { return blob{r: image.Rect(x0, y0, x1, y1), area: a} }
 	caption := []blob{r(494, 613, 533, 626, 403), r(538, 613, 553, 626, 171), r(559, 613, 594, 626, 420), r(597, 619, 599, 625, 29),
@@ -362,6 +362,13 @@ func TestSplitBySizeByTypicalHeight(t *testing.T) {
 			got = append(got, p.r)
 		}
 		t.Errorf("parts %v, want the caption and the value apart", got)
+	}
+	// A soft date whose first digits broke into pieces is one size: its
+	// boxes are within a third of each other.
+	date := []blob{r(683, 192, 696, 198, 82), r(707, 193, 715, 202, 89), r(731, 192, 763, 208, 349), r(777, 193, 786, 205, 113),
+		r(794, 192, 845, 215, 675), r(727, 202, 743, 215, 119), r(700, 206, 717, 211, 102), r(687, 202, 695, 208, 56)}
+	if parts := splitBySize(textLine{blobs: date, glyphH: 16}); len(parts) != 1 {
+		t.Errorf("a soft date cut in %d parts", len(parts))
 	}
 }
 
