@@ -563,14 +563,16 @@ func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, car
 	if li >= len(lines) {
 		return nil
 	}
-	r, err := read(fSur, lines[li].words)
+	edge := rs[numName].box.Min.X
+	r, err := read(fSur, ly.fromEdge(lines[li], edge))
 	if err != nil || !r.valid {
 		return err
 	}
 	take("surname", r)
+	edge = r.box.Min.X
 	hv := lines[li].box.Dy()
 	if li+1 < len(lines) && nameLine(ly, lines[li+1]) && lines[li+1].box.Min.Y-lines[li].box.Max.Y <= 3*hv {
-		r, err := read(fGiv, lines[li+1].words)
+		r, err := read(fGiv, ly.fromEdge(lines[li+1], edge))
 		if err != nil {
 			return err
 		}
@@ -578,7 +580,7 @@ func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, car
 		li++
 	}
 	for j := li + 1; j < len(lines) && j <= li+3; j++ {
-		r, err := read(fDob, lines[j].words)
+		r, err := read(fDob, ly.fromEdge(lines[j], edge))
 		if err != nil {
 			return err
 		}
@@ -588,6 +590,25 @@ func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, car
 		}
 	}
 	return nil
+}
+
+// fromEdge is the run of l's words that starts at the value column's
+// left edge x (within a line's height), when a word of l starts there: a
+// speck at the portrait's edge on the given names' line (a of a Marco) is
+// not the value's. Else all of l's words.
+func (ly *layout) fromEdge(l valueLine, x int) []int {
+	h := l.box.Dy()
+	for _, w := range l.words {
+		if abs(ly.pg.words[w].box.Min.X-x) > h {
+			continue
+		}
+		var run []int
+		for j := w; j >= 0 && slices.Contains(l.words, j) && !slices.Contains(run, j); j = ly.next[j] {
+			run = append(run, j)
+		}
+		return run
+	}
+	return l.words
 }
 
 // orderRead tries the words of a line (or the longest run of them that
