@@ -265,8 +265,8 @@ func (st *stacker) lone() {
 		// the set's filter: FC, the F of a garbled FORENAMES caption, is
 		// no sex.
 		var fits []idv.FieldDef
-		for _, f := range st.fs {
-			if _, ok := st.fitRun([]idv.FieldDef{f}, left); st.unread(f) && ok && inCharset(f, left[0].text) {
+		for k, f := range st.fs {
+			if _, ok := st.fitRun([]idv.FieldDef{f}, left); st.unread(f) && ok && inCharset(f, left[0].text) && st.inOrder(k, left[0].box, edge, h) {
 				fits = append(fits, f)
 			}
 		}
@@ -274,6 +274,38 @@ func (st *stacker) lone() {
 			st.place(fits, left)
 		}
 	}
+}
+
+// inOrder: a line at the column's edge may be the k-th field's in the
+// reading order: of the fields read at that edge, most of those before it
+// in the order stand above the line and most of those after it below.
+// A Kenyan front's full name, its line read too unsurely to count, is not
+// the place of issue printed under the place of birth (GARISSA, the one
+// line left, lay below the date of birth and the place of birth that
+// follow the name). One field printed out of the order does not decide
+// (a voter card prints its number, after the sex in the definition,
+// above the names; the polling code and the registration date, after
+// the sex too, stand below it).
+func (st *stacker) inOrder(k int, line image.Rectangle, edge, h int) bool {
+	var beforeUp, beforeDown, afterUp, afterDown int
+	for j, g := range st.fs {
+		r, ok := st.settled(g)
+		if j == k || !ok || abs(r.box.Min.X-edge) > h {
+			continue
+		}
+		up := r.box.Max.Y <= line.Min.Y+line.Dy()/2
+		switch {
+		case j < k && up:
+			beforeUp++
+		case j < k:
+			beforeDown++
+		case up:
+			afterUp++
+		default:
+			afterDown++
+		}
+	}
+	return beforeDown <= beforeUp && afterUp <= afterDown
 }
 
 // stacker is byStack's work on one side: the side's fields in the

@@ -533,3 +533,25 @@ func TestLoneAfterRow(t *testing.T) {
 	byLone(def, "front", ly, rs)
 	wantValues(t, rs, map[string]string{"licence_class": "A B"})
 }
+
+// The one line left at a column's edge is no field's whose neighbours in
+// the reading order it does not lie between: a Kenyan front's full name,
+// its line read too unsurely to count, is not the place of issue under
+// the place of birth, below the date of birth and the place of birth
+// that follow the name in the order.
+func TestLoneKeepsTheOrder(t *testing.T) {
+	def := builtin(t, "kenya_national_id")
+	w := printed(14, 26)
+	unsure := w(172, 213, "KIPCHUMBA")
+	unsure.conf = 45
+	words := []word{w(172, 118, "996474386"), unsure, w(172, 306, "25.02.1974"), w(172, 396, "KAJIADO"), w(172, 486, "GARISSA"),
+		w(172, 577, "12.03.2025")}
+	ly := knownLayout(def, "front", words)
+	read := func(i int, how, v string) fieldRead {
+		return fieldRead{box: ly.pg.words[i].box, how: how, valid: true, value: v, conf: 95}
+	}
+	rs := map[string]fieldRead{"serial_number": read(0, "loose", "996474386"), "date_of_birth": read(2, "chronology", "25.02.1974"),
+		"place_of_birth": read(3, "label", "KAJIADO"), "date_of_issue": read(5, "label", "12.03.2025")}
+	byLone(def, "front", ly, rs)
+	wantValues(t, rs, map[string]string{"full_name": ""})
+}
