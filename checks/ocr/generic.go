@@ -554,30 +554,34 @@ func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, car
 	}
 	// The surname and the given names: the first two name lines below,
 	// one under the other.
+	edge := rs[numName].box.Min.X
 	li := at + 1
+	var sur []int
 	for ; li < len(lines); li++ {
-		if nameLine(ly, lines[li]) {
+		if run, ok := ly.nameRun(lines[li], edge); ok {
+			sur = run
 			break
 		}
 	}
 	if li >= len(lines) {
 		return nil
 	}
-	edge := rs[numName].box.Min.X
-	r, err := read(fSur, ly.fromEdge(lines[li], edge))
+	r, err := read(fSur, sur)
 	if err != nil || !r.valid {
 		return err
 	}
 	take("surname", r)
 	edge = r.box.Min.X
 	hv := lines[li].box.Dy()
-	if li+1 < len(lines) && nameLine(ly, lines[li+1]) && lines[li+1].box.Min.Y-lines[li].box.Max.Y <= 3*hv {
-		r, err := read(fGiv, ly.fromEdge(lines[li+1], edge))
-		if err != nil {
-			return err
+	if li+1 < len(lines) && lines[li+1].box.Min.Y-lines[li].box.Max.Y <= 3*hv {
+		if giv, ok := ly.nameRun(lines[li+1], edge); ok {
+			r, err := read(fGiv, giv)
+			if err != nil {
+				return err
+			}
+			take("given_names", r)
+			li++
 		}
-		take("given_names", r)
-		li++
 	}
 	for j := li + 1; j < len(lines) && j <= li+3; j++ {
 		r, err := read(fDob, ly.fromEdge(lines[j], edge))
@@ -590,6 +594,36 @@ func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, car
 		}
 	}
 	return nil
+}
+
+// nameRun is the run of l's words that is a name (nameLine), the one
+// starting at the column's edge x first, else the first from the left:
+// a value line also holds what stands beside the column on its line (a
+// portrait's speck read 4 after De La Cruz, a read a before Marco).
+func (ly *layout) nameRun(l valueLine, x int) ([]int, bool) {
+	in := func(j int) bool { return slices.Contains(l.words, j) }
+	var runs [][]int
+	for _, w := range l.words {
+		if p, ok := ly.prev[w]; ok && in(p) {
+			continue // inside a run
+		}
+		var run []int
+		for j := w; j >= 0 && in(j) && !slices.Contains(run, j); j = ly.next[j] {
+			run = append(run, j)
+		}
+		runs = append(runs, run)
+	}
+	sort.SliceStable(runs, func(a, b int) bool {
+		ea := abs(ly.pg.words[runs[a][0]].box.Min.X-x) <= l.box.Dy()
+		eb := abs(ly.pg.words[runs[b][0]].box.Min.X-x) <= l.box.Dy()
+		return ea && !eb
+	})
+	for _, run := range runs {
+		if nameLine(ly, valueLine{words: run}) {
+			return run, true
+		}
+	}
+	return nil, false
 }
 
 // fromEdge is the run of l's words that starts at the value column's

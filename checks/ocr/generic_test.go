@@ -235,15 +235,16 @@ func TestMRZTop(t *testing.T) {
 // letters of a caption's key, which keeps only digits that look like
 // letters: TN6009357 had five), the date of birth comes three lines after
 // the given names (nationality and sex between), a speck at the
-// portrait's edge read as i is no line of the zone, and one read as a on
-// the given names' line is not part of them.
+// portrait's edge read as i is no line of the zone, one read as a on the
+// given names' line is not part of them, and one read as 4 on the
+// surname's line does not make it no name's.
 func TestGenericOrder(t *testing.T) {
 	d, _ := docdefs.Default().Definition("generic_passport")
 	w := printed(16, 26)
 	words := []word{
 		w(904, 224, "UTO"), w(903, 277, "TN6009357"), w(904, 331, "ERIKSSON"), w(904, 384, "ELENA"), w(1000, 384, "EVA"),
 		w(904, 437, "UTO"), w(904, 490, "F"), {box: image.Rect(99, 507, 105, 527), text: "i", conf: 41},
-		{box: image.Rect(366, 386, 390, 410), text: "a", conf: 70},
+		{box: image.Rect(366, 386, 390, 410), text: "a", conf: 70}, {box: image.Rect(1300, 333, 1316, 357), text: "4", conf: 70},
 		w(905, 544, "19"), w(950, 544, "OCT"), w(1010, 544, "1971"), w(903, 597, "WESTBROOK"),
 	}
 	ly := newLayout(&page{words: words, w: 1500, h: 1264}, d, "front")
