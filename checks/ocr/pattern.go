@@ -135,10 +135,10 @@ const shapeConf = 60
 
 // shaped: no name, place or word of a caption is a valid value of f, so
 // a run of print that is one is f's (a NIN's digit groups, a date, a
-// sex). Tried on words as such text reads, in capitals as Normalize
-// sees them.
+// sex, a status of a closed list: CITIZEN or PERMANENT RESIDENT). Tried
+// on words as such text reads, in capitals as Normalize sees them.
 func shaped(f idv.FieldDef) bool {
-	for _, probe := range []string{"A", "AB", "JOHN", "OMARI", "NAIROBI", "JOHN SMITH", "ST MARTIN", "MARY-ANNE", "O'NEIL", "P", "KE", "KEN", "UGA", "CITIZEN"} {
+	for _, probe := range []string{"A", "AB", "JOHN", "OMARI", "NAIROBI", "JOHN SMITH", "ST MARTIN", "MARY-ANNE", "O'NEIL", "P", "KE", "KEN", "UGA"} {
 		if _, ok := Normalize(f, probe); ok {
 			return false
 		}

@@ -555,3 +555,17 @@ func TestLoneKeepsTheOrder(t *testing.T) {
 	byLone(def, "front", ly, rs)
 	wantValues(t, rs, map[string]string{"full_name": ""})
 }
+
+// A value of a closed list (a South African status: CITIZEN or
+// PERMANENT RESIDENT) has a shape no name or place has: under a caption
+// read past matching (SWS for STATUS:) it is found by that shape.
+func TestShapeOfAClosedList(t *testing.T) {
+	def := builtin(t, "south_africa_id")
+	w := printed(14, 25)
+	g := w(319, 535, "SWS")
+	g.conf = 40
+	ly := knownLayout(def, "front", []word{g, w(399, 541, "CITIZEN"), w(500, 300, "RSA")})
+	rs := map[string]fieldRead{}
+	byPattern(def, "front", ly, rs)
+	wantValues(t, rs, map[string]string{"status": "CITIZEN"})
+}
