@@ -404,13 +404,17 @@ func (ly *layout) largestPrint(f idv.FieldDef, c candidate) candidate {
 	// words left out must show they are a caption: one of them a stretch
 	// of one (ENAME of MIDDLE NAME) or holding a whole caption of five
 	// letters or more (MALACRRADAFIRSTNAME).
+	// Or they continue the caption the value was found from, at its size
+	// on its line (Middie Narne, the rest of Jina la Kati/Middle Name,
+	// before Mwajuma).
 	caption := false
 	for _, w := range c.words {
 		if slices.Contains(best, w) {
 			continue
 		}
-		t := ly.pg.words[w].text
-		caption = caption || ly.captionLike(t) || ly.holdsCaption(t)
+		t, b := ly.pg.words[w].text, ly.pg.words[w].box
+		tail := !c.label.Empty() && sameLine(b, c.label) && b.Min.X >= c.label.Min.X && 10*b.Dy() <= 11*c.label.Dy()
+		caption = caption || ly.captionLike(t) || ly.holdsCaption(t) || tail
 	}
 	if !caption {
 		return c

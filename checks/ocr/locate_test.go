@@ -331,6 +331,19 @@ func TestTightGapAndLargestPrint(t *testing.T) {
 	if got := ly.largestPrint(nameField, ly.makeCandidate(nameField, []int{2, 3}, 0)).text; got != "KOFI JOHAN" {
 		t.Errorf("largestPrint = %q, want KOFI JOHAN", got)
 	}
+	// The rest of the caption the value was found from, at the caption's
+	// size on its line, is caption print though no spelling matches it.
+	tail := &page{w: 1000, h: 640, words: []word{
+		{box: image.Rect(37, 191, 60, 208), text: "Jina", conf: 96}, {box: image.Rect(65, 191, 75, 208), text: "la", conf: 78},
+		{box: image.Rect(80, 190, 107, 209), text: "Kati", conf: 65}, {box: image.Rect(114, 190, 156, 209), text: "Middie", conf: 65},
+		{box: image.Rect(161, 191, 198, 208), text: "Narne", conf: 83}, {box: image.Rect(209, 193, 325, 224), text: "Mwajuma", conf: 90},
+	}}
+	ly = newLayout(tail, testDef(nameField), "front")
+	c := ly.makeCandidate(nameField, []int{3, 4, 5}, 0)
+	c.label = image.Rect(37, 190, 107, 209)
+	if got := ly.largestPrint(nameField, c).text; got != "Mwajuma" {
+		t.Errorf("largestPrint = %q, want Mwajuma", got)
+	}
 }
 
 // A line that runs through two fields' print (a date, the next caption
