@@ -535,9 +535,33 @@ func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, car
 				// A series printed apart from the number.
 				run = []int{l.words[wi-1], w}
 			}
-			r, err := read(fNum, run)
-			if err != nil {
-				return err
+			// The number's end, split off by the page reading closer than
+			// a word space (SN24445, and S73 of SN2444573, their boxes
+			// overlapping), is the number's.
+			split := false
+			for _, j := range l.words[wi+1:] {
+				a, b := ly.pg.words[run[len(run)-1]].box, ly.pg.words[j].box
+				if b.Min.X <= a.Min.X || 3*(b.Min.X-a.Max.X) >= max(a.Dy(), b.Dy()) {
+					break
+				}
+				run, split = append(run, j), true
+			}
+			var r fieldRead
+			if split {
+				// The page reading split one word, a glyph read twice where
+				// its two boxes overlap: the number is read again whole.
+				c := ly.makeCandidate(fNum, run, 0)
+				var err error
+				if r, err = k.readBox(ctx, fNum, card, ly.padded(c), 1); err != nil {
+					return err
+				}
+				r.box, r.how = c.box, "order"
+			}
+			if !r.valid {
+				var err error
+				if r, err = read(fNum, run); err != nil {
+					return err
+				}
 			}
 			if r.valid {
 				take(numName, r)

@@ -3,12 +3,19 @@ package ocr
 import (
 	"context"
 	"image"
+	"image/draw"
+	"os"
 	"testing"
 	"time"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
 
 	"github.com/stretchr/testify/assert"
 
 	"github.com/tambua/tambua/docdefs"
+	"github.com/tambua/tambua/internal/testkit/cardtest"
 	"github.com/tambua/tambua/vision"
 )
 
@@ -250,7 +257,7 @@ func TestGenericOrder(t *testing.T) {
 	ly := newLayout(&page{words: words, w: 1500, h: 1264}, d, "front")
 	card := &vision.Card{Image: image.NewNRGBA(image.Rect(0, 0, 1500, 1264))}
 	rs := map[string]fieldRead{}
-	var k Check
+	k := New(WithWorkers(1))
 	if err := k.genericOrder(context.Background(), d, card, ly, rs); err != nil {
 		t.Fatal(err)
 	}
@@ -258,5 +265,44 @@ func TestGenericOrder(t *testing.T) {
 		if got := rs[f].value; got != want {
 			t.Errorf("%s = %q (%s), want %q", f, got, rs[f].raw, want)
 		}
+	}
+}
+
+// A number the page reading split in two overlapping words (SN24445, and
+// S73 of SN2444573, the 5 read twice) is read again whole in its box.
+func TestGenericOrderSplitNumber(t *testing.T) {
+	d, _ := docdefs.Default().Definition("generic_passport")
+	img := image.NewNRGBA(image.Rect(0, 0, 1500, 1264))
+	draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
+	b, err := os.ReadFile(cardtest.FontBold)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fnt, err := opentype.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	face, err := opentype.NewFace(fnt, &opentype.FaceOptions{Size: 36, DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dr := font.Drawer{Dst: img, Src: image.Black, Face: face, Dot: fixed.P(810, 278)}
+	dr.DrawString("SN2444573")
+	// The page reading's two words: SN24445 and 573, the 5 in both.
+	x7, x6 := 810+dr.MeasureString("SN24445").Ceil(), 810+dr.MeasureString("SN2444").Floor()
+	end := dr.Dot.X.Ceil()
+	w := printed(16, 26)
+	words := []word{
+		{box: image.Rect(808, 250, x7, 280), text: "SN24445,", conf: 44}, {box: image.Rect(x6, 250, end, 280), text: "S73", conf: 59},
+		w(810, 331, "NOVAK"), w(810, 384, "MARCO"), w(810, 437, "UTO"),
+	}
+	ly := newLayout(&page{words: words, w: 1500, h: 1264}, d, "front")
+	rs := map[string]fieldRead{}
+	k := New(WithWorkers(1))
+	if err := k.genericOrder(context.Background(), d, &vision.Card{Image: img}, ly, rs); err != nil {
+		t.Fatal(err)
+	}
+	if got := rs["passport_number"].value; got != "SN2444573" {
+		t.Errorf("passport_number = %q (%s), want SN2444573", got, rs["passport_number"].raw)
 	}
 }
