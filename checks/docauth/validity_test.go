@@ -172,20 +172,25 @@ func TestCrossCheckNames(t *testing.T) {
 
 // The document code carries no check digit: a letter OCR confuses with the
 // definition's is left unexamined; a valid code of another document type
-// is a mismatch.
+// is a mismatch. JD, FD (for ID) and F< (for P<) were read so on genuine
+// captures.
 func TestMRZDocumentCodeMisread(t *testing.T) {
-	def := &idv.DocumentDefinition{Country: "KEN", MRZ: &idv.MRZDef{DocumentCode: "ID"}}
 	for _, tc := range []struct {
-		code     string
-		finding  bool
-		examined bool
+		want, code string
+		finding    bool
+		examined   bool
 	}{
-		{"ID", false, true},
-		{"LD", false, false},
-		{"P<", true, true},
-		{"XX", true, true},
+		{"ID", "ID", false, true},
+		{"ID", "LD", false, false},
+		{"ID", "JD", false, false},
+		{"ID", "FD", false, false},
+		{"ID", "P<", true, true},
+		{"ID", "XX", true, true},
+		{"P", "F<", false, false},
+		{"P", "J<", true, true},
 	} {
-		t.Run(tc.code, func(t *testing.T) {
+		t.Run(tc.want+" "+tc.code, func(t *testing.T) {
+			def := &idv.DocumentDefinition{Country: "KEN", MRZ: &idv.MRZDef{DocumentCode: tc.want}}
 			m := &idv.MRZData{DocumentCode: tc.code, IssuingState: "KEN", Nationality: "KEN", Sex: "M", AllChecksPass: true}
 			in := inputs{def: def, mrz: m}
 			ml, dl := mrzLayer(in), docType(&idv.Case{}, in)
