@@ -68,10 +68,12 @@ const (
 	// flat when every AC coefficient rounds to zero; a camera's noise (1
 	// to 3 grey levels per coefficient) survives steps of up to about 4
 	// in most blocks (the standard tables at quality 83 and finer), while
-	// coarser steps flatten a plain surface that was photographed: genuine
-	// held-out cards (a ke_maisha_card of seed 7919 and a ke_passport of
-	// seed 5303, medium, stored at quality 74 and 76: steps of 6) measured
-	// 0.153 and 0.144 flat on their own surface and failed as digital.
+	// coarser steps flatten a plain surface that was photographed: a
+	// genuine medium ghana_voter_id of tuning seed 61 stored at quality 72
+	// measured 0.252 flat on its own surface, and held-out cards (a
+	// ke_maisha_card of seed 7919 and a ke_passport of seed 5303, medium,
+	// at quality 74 and 76: steps of 6) 0.153 and 0.144; all three failed
+	// as digital.
 	maxFlatProofStep = 4.0
 	// reviewColourTexture and failColourTexture: the fine colour texture
 	// of the card's smooth parts (colourTexture) above which the capture
