@@ -255,27 +255,11 @@ func pastedTurn(es [4]straightEdge) (float64, []string, bool) {
 	}
 	var sum float64
 	var sides []string
-	across, along := false, false
 	for _, j := range best {
 		sum += es[j].Rot
 		sides = append(sides, names[j])
-		across, along = across || j%2 == 0, along || j%2 == 1
 	}
-	turn := sum / float64(len(best))
-	// A photo laid on the card turns all its sides alike. Sides of one
-	// direction turned while a side of the other stands out square is a
-	// shear, not a turn: a card rectified with a residual perspective
-	// leans its upright lines and keeps its rows level (a genuine
-	// ke_national_id whose upright portrait edges read -1.3 and -1.2
-	// degrees, its top and bottom edges 0).
-	if !(across && along) {
-		for j, e := range es {
-			if (j%2 == 0) != across && e.Contrast >= edgeContrast && e.Support >= edgeSupport && math.Abs(e.Rot-turn) > edgeAgree {
-				return 0, nil, false
-			}
-		}
-	}
-	return turn, sides, true
+	return sum / float64(len(best)), sides, true
 }
 
 // printOver is the share of the zone z covered by the boxes of the words
