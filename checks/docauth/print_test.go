@@ -274,3 +274,29 @@ func TestValueOnPatchOnSpecimen(t *testing.T) {
 		}
 	}
 }
+
+// The surface around the six values of the Finnish specimen, enlarged 2.5
+// times (values about 30 px high, as on a rectified capture).
+func BenchmarkValueGround(b *testing.B) {
+	raw, err := os.ReadFile(fixtures.Path(b, "ids", "passeye_100_pass-fin.png"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	dec, err := vision.Decode(raw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const k = 2.5
+	big := imaging.Resize(dec, int(k*float64(dec.Bounds().Dx())), 0, imaging.Linear)
+	l := lumaOf(big)
+	var boxes []image.Rectangle
+	for _, r := range finValues {
+		boxes = append(boxes, image.Rect(int(k*float64(r.Min.X)), int(k*float64(r.Min.Y)), int(k*float64(r.Max.X)), int(k*float64(r.Max.Y))))
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, r := range boxes {
+			measureGround(l, r, 0.8*float64(r.Dy()))
+		}
+	}
+}
