@@ -205,6 +205,25 @@ func patch(img *image.NRGBA, r image.Rectangle, grow int, strength float64) *ima
 	return out
 }
 
+// captions prints two lines of caption-like strokes in a light magenta
+// (luminance about 168) close above and below the print in r, as held-out
+// layouts set a field's caption over its value and the next under it.
+func captions(img *image.NRGBA, r image.Rectangle) *image.NRGBA {
+	out := imaging.Clone(img)
+	h := r.Dy()
+	ink := color.NRGBA{R: 215, G: 135, B: 215, A: 255}
+	for _, y0 := range []int{r.Min.Y - h, r.Max.Y + h*3/5} {
+		for y := y0; y < y0+h*2/5; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				if x%4 != 3 {
+					out.SetNRGBA(x, y, ink)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // Values of the Finnish specimen passport of testdata/ids (601 x 426),
 // boxes found by eye: printed over the page's blue guilloche.
 var finValues = map[string]image.Rectangle{
@@ -251,6 +270,10 @@ func TestValueOnPatchOnSpecimen(t *testing.T) {
 		{"date of birth on a patch", patch(img, finValues["date_of_birth"], 5, 0.65), []string{"date_of_birth"}},
 		// a faint patch (15 %) stays within the genuine spread
 		{"faint patch", patch(img, finValues["date_of_birth"], 5, 0.15), nil},
+		// captions in a light colour above and below a value fall in
+		// the ring farther out (lighter than the value's ink, they are
+		// not left out as ink) and do not make it stand out
+		{"light captions", captions(img, finValues["date_of_birth"]), nil},
 	} {
 		l := lumaOf(tc.img)
 		ps := sidePrints(l, "front", rd)
