@@ -189,11 +189,13 @@ func locatedByMRZ(d *idv.DocumentDefinition, m *idv.MRZData, lys map[string]*lay
 }
 
 // placedWeakly: read from the zone, by a caption taken by where it
-// stands, or by its place in a column; not next to its own caption, by
-// the ICAO order, by its shape or by the order of dates.
+// stands, by its place in a column, or by the ICAO order of a generic
+// page (a page printing its data zone in two columns, the surname beside
+// the number, gave the given names as the surname by that order); not
+// next to its own caption, by its shape or by the order of dates.
 func placedWeakly(r fieldRead) bool {
 	switch r.how {
-	case "zone", "region", "loose", "stack", "":
+	case "zone", "region", "loose", "stack", "order", "":
 		return true
 	}
 	return false

@@ -175,3 +175,22 @@ func TestLocatedByMRZ(t *testing.T) {
 		})
 	}
 }
+
+// A value read by the ICAO order of a generic page that disagrees with
+// the trusted MRZ is placed weakly: a page printing its data zone in two
+// columns (the surname beside the number) gave the given names as the
+// surname by that order; the one print of the MRZ's surname is the
+// surname's.
+func TestLocatedByMRZOverOrder(t *testing.T) {
+	def := builtin(t, "generic_passport")
+	w := printed(16, 26)
+	words := []word{w(510, 245, "Y14RYG"), w(1005, 245, "Silva"), w(510, 315, "Omar"), w(1005, 315, "UTO")}
+	ly := knownLayout(def, "front", words)
+	rs := map[string]fieldRead{
+		"surname":     {box: words[2].box, how: "order", valid: true, value: "OMAR", conf: 97},
+		"given_names": {how: "zone"},
+	}
+	m := &idv.MRZData{Format: "TD3", Surname: "SILVA", GivenNames: "OMAR", DocumentNumber: "Y14RYG", AllChecksPass: true}
+	locatedByMRZ(def, m, map[string]*layout{"front": ly}, rs)
+	wantValues(t, rs, map[string]string{"surname": "SILVA", "given_names": "OMAR"})
+}
