@@ -15,7 +15,9 @@ import (
 // Normalize turns what tesseract read in a field's zone into the field's
 // normalised value (names upper case, dates DD.MM.YYYY, sex M/F/X) and
 // reports whether it is valid for the definition. An invalid value is
-// never presented as read: the caller leaves the field empty.
+// never presented as read: the caller leaves the field empty. Characters
+// outside the field's set are dropped silently; a caller taking print
+// found on the page asks dropped whether they were other print.
 func Normalize(f idv.FieldDef, raw string) (string, bool) {
 	raw = strings.ToUpper(strings.TrimSpace(raw))
 	var v string
