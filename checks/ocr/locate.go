@@ -1299,7 +1299,7 @@ func (ly *layout) fits(f idv.FieldDef, c candidate) (candidate, string, bool) {
 			d := sub.score
 			sub.score, sub.label, sub.how = c.score, c.label, c.how
 			v, ok := Normalize(f, sub.text)
-			if !ok {
+			if !ok || dropped(f, sub.text) {
 				continue
 			}
 			if c.how != "region" {

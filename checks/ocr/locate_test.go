@@ -445,3 +445,47 @@ func TestLooseCaptionPieceOfAnother(t *testing.T) {
 		})
 	}
 }
+
+// A run of print whose letters or digits the field's set would drop is
+// other print (dropped), not the value with a few marks filtered out:
+// fits refuses it, and takes the part of the run that is the value when
+// there is one.
+func TestFitsRefusesOtherPrint(t *testing.T) {
+	p := printed(14, 24)
+	cases := []struct {
+		config, field string
+		words         []word
+		want          string // "" for refused
+	}{
+		// The MRZ's first line with its fillers lost is no place.
+		{"ke_national_id", "sub_location", []word{p(130, 490, "IDKYA04729407506709048")}, ""},
+		// A garbled FORENAMES caption is no sex, nor is a stray digit
+		// beside the letter.
+		{"ghana_voter_id", "sex", []word{p(321, 410, "FC")}, ""},
+		{"ghana_voter_id", "sex", []word{p(321, 410, "F1")}, ""},
+		// The value itself, from the run that holds it: the digits of a
+		// number after its caption's remains, a name with its apostrophe
+		// and a stray full stop, a sex in both languages.
+		{"ke_national_id", "serial_number", []word{p(600, 100, "No."), p(660, 100, "271213729")}, "271213729"},
+		{"ke_passport", "surname", []word{p(300, 200, "O'NEIL.")}, "O'NEIL"},
+		{"ghana_voter_id", "sex", []word{p(321, 410, "M/M")}, "M"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.field+"/"+tc.words[0].text, func(t *testing.T) {
+			def := builtin(t, tc.config)
+			f, _ := def.Field(tc.field)
+			ly := knownLayout(def, f.Zone.Side, tc.words)
+			ws := make([]int, len(tc.words))
+			for i := range ws {
+				ws[i] = i
+			}
+			_, v, ok := ly.fits(f, ly.makeCandidate(f, ws, 0))
+			if tc.want == "" && ok {
+				t.Errorf("fits took %q as %s, want it refused", v, tc.field)
+			}
+			if tc.want != "" && (!ok || v != tc.want) {
+				t.Errorf("fits = %q, %v; want %q", v, ok, tc.want)
+			}
+		})
+	}
+}

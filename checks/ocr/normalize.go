@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/tambua/tambua/idv"
 )
@@ -14,7 +15,9 @@ import (
 // Normalize turns what tesseract read in a field's zone into the field's
 // normalised value (names upper case, dates DD.MM.YYYY, sex M/F/X) and
 // reports whether it is valid for the definition. An invalid value is
-// never presented as read: the caller leaves the field empty.
+// never presented as read: the caller leaves the field empty. Characters
+// outside the field's set are dropped silently; a caller taking print
+// found on the page asks dropped whether they were other print.
 func Normalize(f idv.FieldDef, raw string) (string, bool) {
 	raw = strings.ToUpper(strings.TrimSpace(raw))
 	var v string
@@ -43,6 +46,79 @@ func Normalize(f idv.FieldDef, raw string) (string, bool) {
 	}
 	return v, true
 }
+
+// dropped tells whether the character set's filter, which Normalize
+// applies silently, would drop letters or digits of raw that say it is
+// other print than f's value rather than a misread of it. A page word or
+// a line of a column taken as a value is such print more often than the
+// value misread: a run gone on into the next column's date
+// (GOVERNMENT OF KENYA 22 MAY gave GOVERNMENT OF KENYA MAY), the MRZ's
+// first line at a column's edge (IDKYA04729407506709048 gave IDKYA as a
+// place), a garbled caption (FC gave the sex F). So the callers that take
+// print found on the page (layout.fits: captioned candidates, shapes,
+// columns, rows, lone lines, the generic order) refuse such a run, and
+// the run without the other print, or the box re-read with the field's
+// whitelist, is tried instead. Readings of a value's own box keep the
+// filter as it is: there a drop is a stray of the crop.
+//
+// What is other print, by type (punctuation, spaces and separators are
+// never counted: names keep their apostrophes and hyphens, dates are not
+// judged, and confusions within the set are repairClasses' to mend):
+//   - text: a word whose letters and digits are all outside the set (the
+//     22 of a date after an authority's value), or a share of the run's
+//     letters and digits outside it of dropShare or more (the digits of
+//     an MRZ line);
+//   - number: any letter outside the set (a number's letters are part of
+//     what the print says, and dropping them changes the number);
+//   - sex: a letter or digit besides the sex's letters, unless the run is
+//     one of the words MALE or FEMALE that normSex reads (FC, F1).
+func dropped(f idv.FieldDef, raw string) bool {
+	cs := charsetOf(f)
+	raw = strings.ToUpper(raw)
+	outside := func(r rune) bool {
+		return (unicode.IsLetter(r) || unicode.IsDigit(r)) && !strings.ContainsRune(cs, r)
+	}
+	switch f.Type {
+	case idv.FieldDate:
+		return false
+	case idv.FieldSex:
+		s := strings.Join(strings.Fields(raw), "")
+		if strings.Contains(s, "FEM") || strings.HasSuffix(s, "EMALE") || strings.Contains(s, "MALE") || s == "MAL" || s == "ALE" {
+			return false
+		}
+		if cs == "" {
+			cs = "MFX"
+		}
+		return strings.ContainsFunc(s, outside)
+	case idv.FieldNumber:
+		return cs != "" && strings.ContainsFunc(raw, func(r rune) bool { return unicode.IsLetter(r) && outside(r) })
+	}
+	if cs == "" {
+		return false
+	}
+	all, out := 0, 0
+	for _, w := range strings.Fields(raw) {
+		wAll, wOut := 0, 0
+		for _, r := range w {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				wAll++
+				if outside(r) {
+					wOut++
+				}
+			}
+		}
+		if wAll > 0 && wOut == wAll {
+			return true
+		}
+		all, out = all+wAll, out+wOut
+	}
+	return out > 0 && float64(out) >= dropShare*float64(all)
+}
+
+// dropShare is the share of a text run's letters and digits outside the
+// field's set from which the run is taken for other print. Chosen on the
+// tuning runs (docs/ocr.md, seventh round): a quarter.
+const dropShare = 0.25
 
 var reCache sync.Map // pattern -> *regexp.Regexp
 

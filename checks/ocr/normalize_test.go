@@ -118,3 +118,45 @@ func TestDateDigitRepair(t *testing.T) {
 		}
 	}
 }
+
+// The character set's filter drops letters and digits that are other
+// print (dropped), and keeps dropping what a value's own print carries
+// besides its characters.
+func TestDropped(t *testing.T) {
+	cases := []struct {
+		config, field, raw string
+		dropped            bool
+	}{
+		// Other print: a run gone on into a date, the MRZ's first line
+		// with its fillers lost, a garbled caption's letters as a sex, a
+		// number with letters the filter would drop.
+		{"ke_passport", "authority", "Government Of Kenya 22 MAY", true},
+		{"ke_national_id", "sub_location", "IDKYA04729407506709048", true},
+		{"ke_national_id", "sub_location", "IDKYA04729407506709048<<<<<<<<", true},
+		{"ghana_voter_id", "sex", "FC", true},
+		{"ghana_voter_id", "sex", "F1", true},
+		{"kenya_national_id", "serial_number", "SN123456789", true},
+		// What the filter may drop: punctuation, spaces between digit
+		// groups, a stray mark, a date's separators, the words of a sex,
+		// a single misread letter among many (MAR1ANNE: the box re-read
+		// mends it better than refusing the print).
+		{"ke_passport", "surname", "O'NEIL-SMITH", false},
+		{"ke_passport", "surname", "KAMAU.", false},
+		{"ke_passport", "surname", "| KAMAU", false},
+		{"ke_passport", "given_names", "MAR1ANNE WANJIRU", false},
+		{"kenya_national_id", "national_id_number", "1234 5678", false},
+		{"kenya_national_id", "date_of_birth", "05/11/1990", false},
+		{"generic_passport", "date_of_birth", "12 MAR/MARS 1985", false},
+		{"ghana_voter_id", "sex", "M/M", false},
+		{"ghana_voter_id", "sex", "F.", false},
+		{"ke_passport", "sex", "FEMALE", false},
+		{"ke_national_id", "sex", "MALE", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.field+"/"+tc.raw, func(t *testing.T) {
+			if got := dropped(field(t, tc.config, tc.field), tc.raw); got != tc.dropped {
+				t.Errorf("dropped(%q) = %v, want %v", tc.raw, got, tc.dropped)
+			}
+		})
+	}
+}
