@@ -429,9 +429,7 @@ func TestStackAnchoredOnAShapeInItsZone(t *testing.T) {
 	w := printed(18, 26)
 	ly := knownLayout(def, "front", []word{w(352, 125, "756560238"), w(350, 195, "BENSON"), w(470, 195, "KAMAU"),
 		w(340, 258, "MALE"), w(346, 320, "16.08.2017")})
-	read := func(i int, how, v string) fieldRead {
-		return fieldRead{box: ly.pg.words[i].box, how: how, valid: true, value: v, conf: 95}
-	}
+	read := readOf(ly)
 	for _, how := range []string{"region", "zone"} {
 		rs := map[string]fieldRead{"serial_number": read(0, how, "756560238"), "sex": read(3, "shape", "M"),
 			"date_of_issue": read(4, "chronology", "16.08.2017")}
@@ -482,6 +480,13 @@ func TestStackClosingRun(t *testing.T) {
 
 // wantValues checks the values read against want (field -> value, ""
 // for not given).
+// readOf gives a valid read of ly's i-th word, found as how.
+func readOf(ly *layout) func(i int, how, v string) fieldRead {
+	return func(i int, how, v string) fieldRead {
+		return fieldRead{box: ly.pg.words[i].box, how: how, valid: true, value: v, conf: 95}
+	}
+}
+
 func wantValues(t *testing.T, rs map[string]fieldRead, want map[string]string) {
 	t.Helper()
 	for f, v := range want {
@@ -523,9 +528,7 @@ func TestLoneAfterRow(t *testing.T) {
 	words := []word{w(38, 320, "07/03/1975"), w(381, 310, "F"), w(38, 392, "UGA"), w(380, 392, "A"), w(404, 392, "B"),
 		w(38, 474, "UT17692261"), w(38, 554, "18/03/2022"), w(382, 554, "17/03/2027"), w(38, 150, "MUGISHA"), w(38, 230, "AKELLO")}
 	ly := knownLayout(def, "front", words)
-	read := func(i int, how, v string) fieldRead {
-		return fieldRead{box: ly.pg.words[i].box, how: how, valid: true, value: v, conf: 95}
-	}
+	read := readOf(ly)
 	rs := map[string]fieldRead{"date_of_birth": read(0, "chronology", "07.03.1975"), "nationality": read(2, "stack", "UGA"),
 		"licence_number": read(5, "shape", "UT17692261"), "date_of_issue": read(6, "chronology", "18.03.2022"),
 		"date_of_expiry": read(7, "chronology", "17.03.2027"), "sex": read(1, "row", "F"),
@@ -547,9 +550,7 @@ func TestLoneKeepsTheOrder(t *testing.T) {
 	words := []word{w(172, 118, "996474386"), unsure, w(172, 306, "25.02.1974"), w(172, 396, "KAJIADO"), w(172, 486, "GARISSA"),
 		w(172, 577, "12.03.2025")}
 	ly := knownLayout(def, "front", words)
-	read := func(i int, how, v string) fieldRead {
-		return fieldRead{box: ly.pg.words[i].box, how: how, valid: true, value: v, conf: 95}
-	}
+	read := readOf(ly)
 	rs := map[string]fieldRead{"serial_number": read(0, "loose", "996474386"), "date_of_birth": read(2, "chronology", "25.02.1974"),
 		"place_of_birth": read(3, "label", "KAJIADO"), "date_of_issue": read(5, "label", "12.03.2025")}
 	byLone(def, "front", ly, rs)
