@@ -519,13 +519,19 @@ func keepsUnmatched(d *idv.DocumentDefinition, side string, mrz *idv.MRZData, mr
 // three at least: more than chance fitting of a page's print to a
 // definition's patterns gives.
 func wellRead(rs map[string]fieldRead) bool {
+	n := validReads(rs)
+	return n >= 3 && n+1 >= len(rs)
+}
+
+// validReads counts the valid reads of rs.
+func validReads(rs map[string]fieldRead) int {
 	n := 0
 	for _, r := range rs {
 		if r.valid {
 			n++
 		}
 	}
-	return n >= 3 && n+1 >= len(rs)
+	return n
 }
 
 // sideCredible: at least half the side's fields were read and valid.
@@ -533,13 +539,7 @@ func sideCredible(rs map[string]fieldRead) bool {
 	if len(rs) == 0 {
 		return true
 	}
-	n := 0
-	for _, r := range rs {
-		if r.valid {
-			n++
-		}
-	}
-	return 2*n >= len(rs)
+	return 2*validReads(rs) >= len(rs)
 }
 
 func sideScore(rs map[string]fieldRead) float64 {

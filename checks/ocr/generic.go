@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
@@ -365,7 +364,7 @@ func (ly *layout) valueLines() []valueLine {
 	mrzTop := ly.mrzTop()
 	var hs []int
 	for _, w := range words {
-		if w.conf >= 90 && w.box.Max.Y <= mrzTop && utf8.RuneCountInString(alnum(w.text)) >= 3 {
+		if w.conf >= 90 && w.box.Max.Y <= mrzTop && alnumLen(w.text) >= 3 {
 			hs = append(hs, w.box.Dy())
 		}
 	}
@@ -383,7 +382,7 @@ func (ly *layout) valueLines() []valueLine {
 		// taken for the line of a date of birth).
 		digits := digitCount(w.text)
 		if w.box.Max.Y > mrzTop || h < 0.6*hv || h > 2*hv || ly.isClaimed(i) || (w.conf < 40 && digits < 2) ||
-			w.conf < 60 && utf8.RuneCountInString(alnum(w.text)) < 2 ||
+			w.conf < 60 && alnumLen(w.text) < 2 ||
 			strings.IndexFunc(w.text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
 			continue
 		}
@@ -527,11 +526,11 @@ func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, car
 			// (Counted as letters and digits: a caption's key keeps only
 			// the digits that look like letters, and TN6009357 had
 			// five.)
-			if anyDate(t, idv.FieldDef{}, time.Time{}) != "" || utf8.RuneCountInString(alnum(t)) < 6 || digitCount(t) < 2 {
+			if anyDate(t, idv.FieldDef{}, time.Time{}) != "" || alnumLen(t) < 6 || digitCount(t) < 2 {
 				continue
 			}
 			run := []int{w}
-			if wi > 0 && ly.next[l.words[wi-1]] == w && utf8.RuneCountInString(alnum(ly.pg.words[l.words[wi-1]].text)) <= 3 {
+			if wi > 0 && ly.next[l.words[wi-1]] == w && alnumLen(ly.pg.words[l.words[wi-1]].text) <= 3 {
 				// A series printed apart from the number.
 				run = []int{l.words[wi-1], w}
 			}
@@ -625,17 +624,12 @@ func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, car
 // a value line also holds what stands beside the column on its line (a
 // portrait's speck read 4 after De La Cruz, a read a before Marco).
 func (ly *layout) nameRun(l valueLine, x int) ([]int, bool) {
-	in := func(j int) bool { return slices.Contains(l.words, j) }
 	var runs [][]int
 	for _, w := range l.words {
-		if p, ok := ly.prev[w]; ok && in(p) {
+		if p, ok := ly.prev[w]; ok && slices.Contains(l.words, p) {
 			continue // inside a run
 		}
-		var run []int
-		for j := w; j >= 0 && in(j) && !slices.Contains(run, j); j = ly.next[j] {
-			run = append(run, j)
-		}
-		runs = append(runs, run)
+		runs = append(runs, ly.lineRun(l, w))
 	}
 	sort.SliceStable(runs, func(a, b int) bool {
 		ea := abs(ly.pg.words[runs[a][0]].box.Min.X-x) <= l.box.Dy()
@@ -657,16 +651,21 @@ func (ly *layout) nameRun(l valueLine, x int) ([]int, bool) {
 func (ly *layout) fromEdge(l valueLine, x int) []int {
 	h := l.box.Dy()
 	for _, w := range l.words {
-		if abs(ly.pg.words[w].box.Min.X-x) > h {
-			continue
+		if abs(ly.pg.words[w].box.Min.X-x) <= h {
+			return ly.lineRun(l, w)
 		}
-		var run []int
-		for j := w; j >= 0 && slices.Contains(l.words, j) && !slices.Contains(run, j); j = ly.next[j] {
-			run = append(run, j)
-		}
-		return run
 	}
 	return l.words
+}
+
+// lineRun is the run of l's words that starts at w: w and the words that
+// follow it (next) on l.
+func (ly *layout) lineRun(l valueLine, w int) []int {
+	var run []int
+	for j := w; j >= 0 && slices.Contains(l.words, j) && !slices.Contains(run, j); j = ly.next[j] {
+		run = append(run, j)
+	}
+	return run
 }
 
 // orderRead tries the words of a line (or the longest run of them that

@@ -324,8 +324,7 @@ func linesOf(all []blob, w, h, depth, minRun int) []textLine {
 			// band's alone may be a soft date's broken pieces (24 of
 			// 24.09.1953, cut off as a word of its own).
 			all := append(append([]blob(nil), l.blobs...), l.taller...)
-			gh := weightedMedian(all, func(b blob) int { return b.r.Dy() })
-			if parts := splitBySize(textLine{blobs: all, glyphH: gh}); len(parts) > 1 {
+			if parts := splitBySize(textLine{blobs: all, glyphH: typicalHeight(all)}); len(parts) > 1 {
 				runs = append(runs, parts...)
 				continue
 			}
@@ -445,8 +444,12 @@ func runOf(bs []blob) textLine {
 	// reaches further is cut.
 	box.Min.Y = max(box.Min.Y, top-bh/3)
 	box.Max.Y = min(box.Max.Y, bot+bh/3)
-	return textLine{r: box, glyphH: weightedMedian(kept, func(b blob) int { return b.r.Dy() }), n: len(kept), blobs: kept, taller: taller}
+	return textLine{r: box, glyphH: typicalHeight(kept), n: len(kept), blobs: kept, taller: taller}
 }
+
+// typicalHeight is the typical height of bs's glyphs: their heights'
+// median, each counting by its area.
+func typicalHeight(bs []blob) int { return weightedMedian(bs, func(b blob) int { return b.r.Dy() }) }
 
 // weightedMedian is the median of v over bs, each blob counting by its
 // area.
@@ -498,7 +501,6 @@ func splitBySize(l textLine) []textLine {
 		}
 		return r.Dy()
 	}
-	typical := func(ws []blob) int { return weightedMedian(ws, func(b blob) int { return b.r.Dy() }) }
 	var out []textLine
 	cur := words[0]
 	for i := 1; i < len(words); i++ {
@@ -510,7 +512,7 @@ func splitBySize(l textLine) []textLine {
 		// lower case and its value set twice as large within one and a
 		// half of each other. The typical height alone is not the size:
 		// a soft date's first digits break into pieces (24 of 24.09.1953).
-		ta, tc := typical(words[i-1]), typical(words[i])
+		ta, tc := typicalHeight(words[i-1]), typicalHeight(words[i])
 		if 2*max(a, c) > 3*min(a, c) || 3*max(a, c) > 4*min(a, c) && 2*max(ta, tc) > 3*min(ta, tc) {
 			out = append(out, runOf(cur))
 			cur = nil

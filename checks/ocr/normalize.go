@@ -83,7 +83,7 @@ func dropped(f idv.FieldDef, raw string) bool {
 		return false
 	case idv.FieldSex:
 		s := strings.Join(strings.Fields(raw), "")
-		if strings.Contains(s, "FEM") || strings.HasSuffix(s, "EMALE") || strings.Contains(s, "MALE") || s == "MAL" || s == "ALE" {
+		if strings.Contains(s, "FEM") || strings.Contains(s, "MALE") || s == "MAL" || s == "ALE" {
 			return false
 		}
 		if cs == "" {

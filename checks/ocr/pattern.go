@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/tambua/tambua/idv"
 )
@@ -118,6 +119,9 @@ func plain(f idv.FieldDef, raw, v string) bool {
 	}
 	return alnum(raw) == alnum(v)
 }
+
+// alnumLen is how many letters and digits s holds.
+func alnumLen(s string) int { return utf8.RuneCountInString(alnum(s)) }
 
 func alnum(s string) string {
 	return strings.Map(func(r rune) rune {
