@@ -48,7 +48,8 @@ type specimen struct {
 	photo image.Rectangle
 }
 
-func loadSpecimen(t testing.TB, name string) specimen {
+// specimenImage is the real document image name of the test data.
+func specimenImage(t testing.TB, name string) image.Image {
 	t.Helper()
 	b, err := os.ReadFile(fixtures.Path(t, "ids", name))
 	if err != nil {
@@ -58,7 +59,12 @@ func loadSpecimen(t testing.TB, name string) specimen {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := imaging.Clone(img)
+	return img
+}
+
+func loadSpecimen(t testing.TB, name string) specimen {
+	t.Helper()
+	n := imaging.Clone(specimenImage(t, name))
 	faces, err := recognizer(t).Detect(context.Background(), n)
 	if err != nil || len(faces) == 0 {
 		t.Fatalf("%s: no face (%v)", name, err)

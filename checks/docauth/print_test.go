@@ -24,15 +24,7 @@ var utopiaValues = map[string]image.Rectangle{
 
 func utopia(t *testing.T) *image.NRGBA {
 	t.Helper()
-	b, err := os.ReadFile(fixtures.Path(t, "ids", "passeye_passport-td3.jpg"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := vision.Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return imaging.Clone(img)
+	return imaging.Clone(specimenImage(t, "passeye_passport-td3.jpg"))
 }
 
 // reprint turns the print in r by deg degrees about its middle, on the
@@ -240,15 +232,7 @@ var finValues = map[string]image.Rectangle{
 // the one the layer names; the issuer's values, over the guilloche, show
 // no such lift.
 func TestValueOnPatchOnSpecimen(t *testing.T) {
-	raw, err := os.ReadFile(fixtures.Path(t, "ids", "passeye_100_pass-fin.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec, err := vision.Decode(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img := imaging.Clone(dec)
+	img := imaging.Clone(specimenImage(t, "passeye_100_pass-fin.png"))
 	b := img.Bounds()
 	frac := func(r image.Rectangle) [4]float64 {
 		W, H := float64(b.Dx()), float64(b.Dy())

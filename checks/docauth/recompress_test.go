@@ -5,13 +5,9 @@ import (
 	"image"
 	"image/jpeg"
 	pngenc "image/png"
-	"os"
 	"testing"
 
 	"github.com/disintegration/imaging"
-
-	"github.com/tambua/tambua/internal/testkit/fixtures"
-	"github.com/tambua/tambua/vision"
 )
 
 // jpegBytes encodes img at quality q and decodes it again.
@@ -96,14 +92,7 @@ func TestRecompressedPatch(t *testing.T) {
 		"passeye_100_id-usa.jpg", "passeye_100_pass-chn.jpg", "passeye_100_pass-cze2.jpg", "passeye_100_pass-hrv.jpg", "passeye_100_pass-lux.jpg",
 		"passeye_100_pass-polx.jpg", "passeye_100_visa-polx.jpg", "passeye_100_visa-usa.jpg", "passeye_passport-td2.jpg", "passeye_passport-td3.jpg",
 		"arg0s_id_cards__Spain.png", "arg0s_passports__Ukraine.png"} {
-		raw, err := os.ReadFile(fixtures.Path(t, "ids", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := vision.Decode(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
+		img := specimenImage(t, name)
 		for _, q := range []int{75, 95} {
 			b, dec := jpegBytes(t, img, q)
 			if r, _ := recompressedPatch(b, dec); r.found() {

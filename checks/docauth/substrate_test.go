@@ -10,14 +10,12 @@ import (
 	"image/jpeg"
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/disintegration/imaging"
 
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
-	"github.com/tambua/tambua/internal/testkit/fixtures"
 	"github.com/tambua/tambua/internal/testkit/synth"
 	"github.com/tambua/tambua/vision"
 )
@@ -94,15 +92,7 @@ func TestDigitalCaptureLooksAtTheCard(t *testing.T) {
 // degrees on a perfectly flat grey desk, 1200 x 900.
 func specimenOnDesk(t *testing.T, name string, angle, sigma, noise float64) *image.NRGBA {
 	t.Helper()
-	b, err := os.ReadFile(fixtures.Path(t, "ids", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := vision.Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	card := imaging.Blur(imaging.Resize(img, 700, 0, imaging.Linear), sigma)
+	card := imaging.Blur(imaging.Resize(specimenImage(t, name), 700, 0, imaging.Linear), sigma)
 	scene := imaging.New(1200, 900, color.NRGBA{128, 128, 128, 255})
 	turned := imaging.Rotate(card, angle, color.Transparent)
 	scene = imaging.Overlay(scene, turned, image.Pt(600-turned.Bounds().Dx()/2, 450-turned.Bounds().Dy()/2), 1)
