@@ -31,13 +31,7 @@ func measureValue(l *plane, box image.Rectangle) (valuePrint, bool) {
 	r := image.Rect(box.Min.X-pad, box.Min.Y-pad, box.Max.X+pad, box.Max.Y+pad).Intersect(image.Rect(0, 0, l.w, l.h))
 	w, hh := r.Dx(), r.Dy()
 	// Otsu's threshold on the box's luminance: the ink is the dark class
-	var hist [256]int
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			hist[clampByte(l.p[y*l.w+x])]++
-		}
-	}
-	th := otsu(hist[:], w*hh)
+	th, _ := l.inkLevel(r)
 	ink := make([]bool, w*hh)
 	for y := 0; y < hh; y++ {
 		for x := 0; x < w; x++ {
@@ -213,6 +207,21 @@ func components(mask []bool, w, h int) []comp {
 }
 
 // otsu is the threshold that best splits a histogram of n values in two.
+// inkLevel is Otsu's threshold of the luminance in r (clipped to the
+// plane), the level under which its dark class, the ink, lies, and the
+// number of pixels it was taken over.
+func (l *plane) inkLevel(r image.Rectangle) (float32, int) {
+	r = r.Intersect(image.Rect(0, 0, l.w, l.h))
+	var hist [256]int
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			hist[clampByte(l.p[y*l.w+x])]++
+		}
+	}
+	n := r.Dx() * r.Dy()
+	return otsu(hist[:], n), n
+}
+
 func otsu(hist []int, n int) float32 {
 	var sum float64
 	for i, c := range hist {

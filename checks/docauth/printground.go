@@ -39,18 +39,10 @@ func measureGround(l *plane, box image.Rectangle, height float64) ground {
 	if R.Dx() < 8 || R.Dy() < 8 {
 		return g
 	}
-	var hist [256]int
-	n := 0
-	for y := max(box.Min.Y, 0); y < min(box.Max.Y, l.h); y++ {
-		for x := max(box.Min.X, 0); x < min(box.Max.X, l.w); x++ {
-			hist[clampByte(l.p[y*l.w+x])]++
-			n++
-		}
-	}
+	th, n := l.inkLevel(box)
 	if n == 0 {
 		return g
 	}
-	th := otsu(hist[:], n)
 	w, h := R.Dx(), R.Dy()
 	ink := make([]bool, w*h)
 	for y := 0; y < h; y++ {
