@@ -255,6 +255,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 					byStack(d, side, ly, rs)
 					byRow(d, side, ly, rs)
 					byLone(d, side, ly, rs)
+					byOrder(d, side, ly, rs)
 				}
 			}
 			oneOwner(rs)

@@ -30,6 +30,10 @@ func TestShapeAndStack(t *testing.T) {
 			want: map[string]string{"first_name": "", "surname": "", "nin": "19540628-40703-14427-46"}},
 		{name: "two dates on a side with one date field", words: append([]word{w(700, 590, "01-02-2022")}, column...),
 			want: map[string]string{"date_of_birth": "", "first_name": "", "sex": "M"}},
+		// A caption read surely, at caption size, in the column where
+		// a value is missing (NIN over its number, read Nw) is no value.
+		{name: "a caption in the place of a lost value", words: append(column[:2:2], append([]word{printed(9, 12)(217, 420, "Nw")}, column[3:]...)...),
+			want: map[string]string{"first_name": "", "middle_name": "", "surname": "", "nin": "19540628-40703-14427-46"}},
 		{name: "a sex guessed from a word", words: []word{w(217, 465, "28-06-1954"), w(508, 465, "of")},
 			want: map[string]string{"sex": ""}},
 		{name: "a lone letter", words: []word{w(217, 465, "28-06-1954"), w(508, 465, "F")},
@@ -569,4 +573,55 @@ func TestShapeOfAClosedList(t *testing.T) {
 	rs := map[string]fieldRead{}
 	byPattern(def, "front", ly, rs)
 	wantValues(t, rs, map[string]string{"status": "CITIZEN"})
+}
+
+// A card set in two columns whose captions were lost prints its names in
+// the definition's order across its rows (first name | middle name,
+// surname | date of birth): byStack, walking one column, places none of
+// them, and reading order does, only when the lines between firm reads
+// are as many as the fields open there.
+func TestOrderAcrossTwoColumns(t *testing.T) {
+	def := builtin(t, "tanzania_national_id")
+	w := printed(14, 25)
+	rows := []word{w(344, 121, "EMMANUEL"), w(692, 125, "SHABANI"), w(347, 185, "LYIMO"), w(688, 190, "01-08-1956"),
+		w(352, 247, "MALE")}
+	cases := []struct {
+		name  string
+		words []word
+		want  map[string]string
+	}{
+		{name: "names across two rows", words: rows, want: map[string]string{"first_name": "EMMANUEL", "middle_name": "SHABANI",
+			"surname": "LYIMO", "date_of_birth": "01.08.1956", "sex": "M"}},
+		{name: "a line too many before the date", words: append([]word{w(692, 60, "JAMHURI")}, rows...),
+			want: map[string]string{"first_name": "", "middle_name": "", "surname": "", "date_of_birth": "01.08.1956"}},
+		{name: "a line too few", words: append(rows[:1:1], rows[2:]...),
+			want: map[string]string{"first_name": "", "middle_name": "", "surname": ""}},
+		{name: "a speck of another size", words: append([]word{{box: image.Rect(90, 60, 130, 110), text: "XX", conf: 90}}, rows...),
+			want: map[string]string{"first_name": "EMMANUEL", "middle_name": "SHABANI", "surname": "LYIMO"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ly := knownLayout(def, "front", tc.words)
+			rs := map[string]fieldRead{}
+			datesByOrder(def, "front", ly, rs)
+			byPattern(def, "front", ly, rs)
+			byStack(def, "front", ly, rs)
+			byOrder(def, "front", ly, rs)
+			wantValues(t, rs, tc.want)
+		})
+	}
+}
+
+// The rows of a page are read left to right, row by row: a value set a
+// little lower than its neighbour on the row is still on that row.
+func TestReadingOrder(t *testing.T) {
+	boxes := []image.Rectangle{image.Rect(692, 125, 830, 150), image.Rect(344, 121, 525, 147), image.Rect(688, 190, 853, 216),
+		image.Rect(347, 185, 442, 211), image.Rect(352, 247, 437, 273)}
+	got := readingOrder(boxes, func(r image.Rectangle) image.Rectangle { return r })
+	want := []int{344, 692, 347, 688, 352}
+	for i, r := range got {
+		if r.Min.X != want[i] {
+			t.Fatalf("order %v, want x %v", got, want)
+		}
+	}
 }
