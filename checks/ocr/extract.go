@@ -628,6 +628,31 @@ func (k *Check) readFields(ctx context.Context, d *idv.DocumentDefinition, side 
 	return out, firstErr
 }
 
+// rankCandidates orders a field's candidates by their score. For a field
+// whose values are words (names, places), a lone glyph is weaker evidence
+// than a word of print: it counts one caption height further (a speck
+// under Names read A, nearer than TSHEPO DUMISANI beside the caption,
+// on a synth columns card of seed 14). A sex's M or a type's P is a
+// whole value and keeps its rank.
+func rankCandidates(f idv.FieldDef, cands []candidate) []candidate {
+	if wordValued(f) {
+		for i := range cands {
+			if alnumLen(cands[i].text) == 1 {
+				cands[i].score++
+			}
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score < cands[j].score })
+	return cands
+}
+
+// wordValued: f's values are words (names, places), not one letter (a
+// sex's M, a passport's type P).
+func wordValued(f idv.FieldDef) bool {
+	_, ok := Normalize(f, "KENYA")
+	return ok
+}
+
 // locateField reads f from the words found for it on the page: candidates
 // in the order of their distance from the caption (and from the zone
 // prior), each re-read in its own box with the field's character set;
@@ -636,8 +661,7 @@ func (k *Check) readFields(ctx context.Context, d *idv.DocumentDefinition, side 
 // is read as a crop, unless a caption of another field lies in it (its
 // value would be that field's).
 func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Card, ly *layout) (fieldRead, error) {
-	cands := ly.valueCandidates(f)
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score < cands[j].score })
+	cands := rankCandidates(f, ly.valueCandidates(f))
 	var last, blind fieldRead
 	for _, c := range cands {
 		if len(c.words) == 0 {

@@ -47,3 +47,21 @@ func TestPageStands(t *testing.T) {
 		}
 	}
 }
+
+// A lone glyph near a caption ranks behind a word of print a little
+// further for a field whose values are words, not for one whose value is
+// a letter.
+func TestRankCandidates(t *testing.T) {
+	cands := func() []candidate {
+		return []candidate{{text: "A", score: 1.35}, {text: "TSHEPO DUMISANI", score: 1.74}}
+	}
+	for _, tc := range []struct{ config, field, want string }{
+		{"south_africa_id", "names", "TSHEPO DUMISANI"},
+		{"south_africa_id", "sex", "A"},
+		{"ke_passport", "document_type", "A"},
+	} {
+		if got := rankCandidates(field(t, tc.config, tc.field), cands())[0].text; got != tc.want {
+			t.Errorf("%s: first %q, want %q", tc.field, got, tc.want)
+		}
+	}
+}
