@@ -38,15 +38,36 @@ func byOrder(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]f
 			anchored[k] = true
 		}
 	}
-	if len(items) < 2 {
-		// One read gives no order to hold the card's against the
-		// definition's, nor a print size for its values (valueSized).
-		return
-	}
 	for i, l := range lines {
 		items = append(items, item{box: l[0].box, field: -1, line: i})
 	}
 	items = readingOrder(items, func(it item) image.Rectangle { return it.box })
+	if len(anchored) == 0 {
+		// No field of the side was read firmly: a side of three fields
+		// and more, every one open, takes its lines of print in order
+		// when they are as many and of one print size (a Kenyan back's
+		// district | division, location | sub-location, all four
+		// captions lost, on a synth columns card of seed 14).
+		if len(st.fs) < 3 || len(items) != len(st.fs) || !oneSize(lines) {
+			return
+		}
+		for _, f := range st.fs {
+			if !st.unread(f) {
+				return
+			}
+		}
+		var all [][]candidate
+		for _, it := range items {
+			all = append(all, lines[it.line])
+		}
+		placeInOrder(st, st.fs, all)
+		return
+	}
+	if len(anchored) < 2 {
+		// One read gives no order to hold the card's against the
+		// definition's, nor a print size for its values (valueSized).
+		return
+	}
 	pos := map[int]int{} // field index to its place in items
 	for i, it := range items {
 		if it.field >= 0 {
@@ -118,7 +139,9 @@ func orderLines(cs []candidate) [][]candidate {
 
 // placeInOrder gives run's fields the lines in order when they are as
 // many and each line fits its field surely, whole or from one of its
-// words on (a caption's remains before a value).
+// words on (a caption's remains before a value). A lone glyph is no
+// value of a field whose values are words (a speck read 'T before a
+// Tanzanian's middle name, on a synth columns card of seed 12, hard).
 func placeInOrder(st *stacker, run []idv.FieldDef, lines [][]candidate) {
 	if len(lines) != len(run) {
 		return
@@ -128,7 +151,7 @@ func placeInOrder(st *stacker, run []idv.FieldDef, lines [][]candidate) {
 		found := false
 		for _, c := range lines[k] {
 			sub, v, fit := st.ly.fits(f, c)
-			if !fit || len(sub.words) != len(c.words) || sub.conf < shapeConf || !inCharset(f, c.text) {
+			if !fit || len(sub.words) != len(c.words) || sub.conf < shapeConf || !inCharset(f, c.text) || wordValued(f) && alnumLen(c.text) == 1 {
 				continue
 			}
 			reads[k] = fieldRead{box: sub.box, how: "stack", raw: fmt.Sprintf("by reading order %s|%.0f", sub.text, sub.conf),
@@ -144,6 +167,16 @@ func placeInOrder(st *stacker, run []idv.FieldDef, lines [][]candidate) {
 		st.rs[f.Name] = reads[k]
 	}
 	st.placed += len(run)
+}
+
+// oneSize: the lines' heights differ by less than half (valueSized's
+// bound).
+func oneSize(lines [][]candidate) bool {
+	lo, hi := 1<<30, 0
+	for _, l := range lines {
+		lo, hi = min(lo, l[0].box.Dy()), max(hi, l[0].box.Dy())
+	}
+	return 2*hi < 3*lo
 }
 
 // readingOrder sorts xs left to right and row by row: an item is on the

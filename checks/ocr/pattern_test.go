@@ -596,6 +596,8 @@ func TestOrderAcrossTwoColumns(t *testing.T) {
 			want: map[string]string{"first_name": "", "middle_name": "", "surname": "", "date_of_birth": "01.08.1956"}},
 		{name: "a line too few", words: append(rows[:1:1], rows[2:]...),
 			want: map[string]string{"first_name": "", "middle_name": "", "surname": ""}},
+		{name: "a lone glyph in the place of a name", words: append([]word{printed(14, 25)(344, 121, "'T")}, rows[1:]...),
+			want: map[string]string{"first_name": "", "middle_name": "", "surname": ""}},
 		{name: "a speck of another size", words: append([]word{{box: image.Rect(90, 60, 130, 110), text: "XX", conf: 90}}, rows...),
 			want: map[string]string{"first_name": "EMMANUEL", "middle_name": "SHABANI", "surname": "LYIMO"}},
 	}
@@ -623,5 +625,35 @@ func TestReadingOrder(t *testing.T) {
 		if r.Min.X != want[i] {
 			t.Fatalf("order %v, want x %v", got, want)
 		}
+	}
+}
+
+// A side none of whose fields was read firmly takes its lines in reading
+// order when they are exactly its fields, three and more, of one size.
+func TestOrderWithoutAnchors(t *testing.T) {
+	def := builtin(t, "ke_national_id")
+	w := printed(14, 22)
+	grid := []word{w(47, 55, "BOMET"), w(508, 60, "WEBUYE"), w(55, 117, "LITEIN"), w(511, 124, "ZIMMERMAN")}
+	cases := []struct {
+		name  string
+		words []word
+		want  []string // district, division, location, sub_location
+	}{
+		{name: "two columns of two", words: grid, want: []string{"BOMET", "WEBUYE", "LITEIN", "ZIMMERMAN"}},
+		{name: "a fifth line", words: append([]word{w(300, 300, "NAKURU")}, grid...), want: []string{"", "", "", ""}},
+		{name: "a line of another size", words: append(grid[:3:3], printed(30, 50)(511, 124, "ZIMMERMAN")), want: []string{"", "", "", ""}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ly := knownLayout(def, "back", tc.words)
+			rs := map[string]fieldRead{}
+			byStack(def, "back", ly, rs)
+			byOrder(def, "back", ly, rs)
+			for k, f := range []string{"district", "division", "location", "sub_location"} {
+				if got := rs[f].value; got != tc.want[k] {
+					t.Errorf("%s = %q, want %q", f, got, tc.want[k])
+				}
+			}
+		})
 	}
 }
