@@ -301,12 +301,19 @@ func linesOf(all []blob, w, h, depth, minRun int) []textLine {
 			}
 		}
 	}
+	// Specks join the run whose band, as its glyphs set it, holds them:
+	// a band grown by each speck it took would take the next one further
+	// out, and the grain of a noisy capture would carry a value's box
+	// across the card (KIMATHI's line grown to the card's lower corner and
+	// left out as too tall, on a synth columns card of seed 14).
+	bands := make([]image.Rectangle, len(runs))
+	for i, l := range runs {
+		bands[i] = image.Rect(l.r.Min.X-2*l.glyphH, l.r.Min.Y-l.glyphH/4, l.r.Max.X+2*l.glyphH, l.r.Max.Y+l.glyphH/4)
+	}
 	for _, sp := range specks {
 		for i := range runs {
-			l := &runs[i]
-			band := image.Rect(l.r.Min.X-2*l.glyphH, l.r.Min.Y-l.glyphH/4, l.r.Max.X+2*l.glyphH, l.r.Max.Y+l.glyphH/4)
-			if sp.r.In(band) {
-				l.r = l.r.Union(sp.r)
+			if sp.r.In(bands[i]) {
+				runs[i].r = runs[i].r.Union(sp.r)
 				break
 			}
 		}

@@ -393,6 +393,28 @@ func TestLinesOfLightPieces(t *testing.T) {
 	}
 }
 
+// Specks of a noisy capture's grain join the run whose glyphs' band holds
+// them, not one another's: KIMATHI's three blobs and a trail of grain
+// leading down from its band, each speck within the band of the one
+// before, are one line of KIMATHI's size.
+func TestLinesOfSpecksDoNotChain(t *testing.T) {
+	r := func(x0, y0, x1, y1, a int) blob {
+		return blob{r: image.Rect(x0-1, y0-1, x1+1, y1+1), area: a, depth: 255}
+	}
+	bs := []blob{r(539, 214, 556, 239, 426), r(559, 214, 613, 239, 1221), r(615, 213, 669, 239, 1166)}
+	for k := 0; k < 40; k++ {
+		bs = append(bs, r(640+5*k, 238+5*k, 643+5*k, 241+5*k, 9))
+	}
+	lines := linesOf(bs, 1027, 648, minDepth, 1)
+	if len(lines) != 1 || lines[0].r.Max.Y > 250 {
+		var got []image.Rectangle
+		for _, l := range lines {
+			got = append(got, l.r)
+		}
+		t.Errorf("lines %v, want KIMATHI's alone, at most to y 250", got)
+	}
+}
+
 // A value line tesseract reads as letters it doubts is read again black
 // on white: on a columns card of seed 14 (a tuning seed), a Kenyan
 // passport's nationality Kenyan, crossed at its K by a stroke of the
