@@ -65,7 +65,9 @@ func LabelKey(s string) string {
 	return b.String()
 }
 
-var digitAsLetter = map[rune]rune{'0': 'O', '1': 'I', '5': 'S', '8': 'B', '|': 'I', '!': 'I'}
+// digitAsLetter are the signs tesseract reads for a caption's letters
+// ($ for S: S.County read $.count) on a Ugandan back).
+var digitAsLetter = map[rune]rune{'0': 'O', '1': 'I', '5': 'S', '8': 'B', '|': 'I', '!': 'I', '$': 'S'}
 
 var foldAccent = func() map[rune]string {
 	m := map[rune]string{'ß': "SS", 'Æ': "AE", 'Œ': "OE", 'Ø': "O"}

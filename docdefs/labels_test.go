@@ -16,6 +16,7 @@ func TestLabelKey(t *testing.T) {
 		{"Staatsangehörigkeit", "STAATSANGEHORIGKEIT"},
 		{"1D NUMBER:", "IDNUMBER"},
 		{"S.COUNTY", "SCOUNTY"},
+		{"$.count)", "SCOUNT"}, // S read as a dollar sign
 		{"::", ""},
 	}
 	for _, tt := range tests {
