@@ -33,17 +33,22 @@ type dateToken struct {
 // month, or year-month-day (ISO), with a two- or four-digit year, and
 // returns DD.MM.YYYY; "" when no such run of parts is a real calendar
 // date. A two-digit year is in the past for a date of birth (74 is
-// 1974, 05 is 2005 until 2105) and in this century otherwise (dates of
-// issue and expiry).
+// 1974, 05 is 2005 until 2105) and otherwise in this century unless that
+// puts it more than 30 years ahead (dates of issue and expiry, as the MRZ
+// reads them: 96 is 1996).
 func anyDate(raw string, f idv.FieldDef, now time.Time) string {
 	s := strings.ToUpper(strings.ReplaceAll(raw, "\n", " "))
 	if out, ok := wordDate(s); ok {
 		return out
 	}
 	var toks []dateToken
+	var words []string
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
 		return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 	}) {
+		words = append(words, splitDateRun(w)...)
+	}
+	for _, w := range words {
 		if strings.ContainsAny(w, "0123456789") {
 			if d, ok := confusedDigits(w); ok {
 				toks = append(toks, dateToken{num: d})
@@ -77,6 +82,12 @@ func anyDate(raw string, f idv.FieldDef, now time.Time) string {
 		if len(y) == 2 {
 			n += 2000
 			if birth && n > now.Year() {
+				n -= 100
+			}
+			// Other dates as package mrz infers an expiry's century:
+			// the 2000s unless more than 30 years ahead (a visa valid
+			// from 10DEC/DIC 91 was issued in 1991, not 2091).
+			if !birth && n > now.Year()+30 {
 				n -= 100
 			}
 		}
@@ -121,6 +132,31 @@ func anyDate(raw string, f idv.FieldDef, now time.Time) string {
 		return fmt.Sprintf("%02d.%02d.%04d", d, m, y)
 	}
 	return ""
+}
+
+// splitDateRun splits a day, a month's name and a year printed without
+// spaces (12DEC1966 on US visas, 10DEC of 10DEC/DIC 91 on ICAO's visa
+// specimen, O7SEP40 as the page read 07SEP 40) into its parts; any other
+// word is returned whole. The day is one or two digits (or letters OCR
+// confuses with them), the month three letters naming one, the year two
+// or four digits or absent (printed after a bilingual month).
+func splitDateRun(w string) []string {
+	if _, ok := confusedDigits(w); ok {
+		return []string{w}
+	}
+	for p := 1; p <= 2 && p+3 <= len(w); p++ {
+		day, mon, year := w[:p], w[p:p+3], w[p+3:]
+		if _, ok := confusedDigits(day); !ok || !allLetters(mon) || monthIndex(mon) == 0 {
+			continue
+		}
+		if year == "" {
+			return []string{day, mon}
+		}
+		if _, ok := confusedDigits(year); ok && (len(year) == 2 || len(year) == 4) {
+			return []string{day, mon, year}
+		}
+	}
+	return []string{w}
 }
 
 // anyDateChars is the whitelist of a date in any format: digits, the
