@@ -173,7 +173,7 @@ const anyDateChars = "0123456789ABCDEFGJLMNOPRSTUVY/.- "
 //     So is one picked out of a longer word (XX of the Ukrainian
 //     specimen's passport number XX000000, right of "Country code");
 //   - a name is no caption's fragment (SURNA of a caption the page
-//     reading cut);
+//     reading cut) and no title of the document (PASSEPORT);
 //   - a name does not run through a caption's number (2a. of "2a.
 //     Grösse/Taille/Height", the field after the given names on the
 //     Luxembourg page: ICAO numbers the captions of the data zone);
@@ -206,7 +206,7 @@ func genericChecks(d *idv.DocumentDefinition, ly *layout, rs map[string]fieldRea
 				drop(name)
 			}
 		case "surname", "given_names":
-			if ly.captionWordStart(r.value) || ly.numberedCaption(r.box) {
+			if ly.captionWordStart(r.value) || ly.numberedCaption(r.box) || ly.titleWords(r.value) {
 				drop(name)
 				continue
 			}
@@ -798,7 +798,7 @@ func placeLike(ly *layout, ws []int) bool {
 }
 
 // nameLine: every word of the line is letters (a name may carry a
-// hyphen, an apostrophe or a comma) and it is no caption.
+// hyphen, an apostrophe or a comma) and it is no caption and no title.
 func nameLine(ly *layout, l valueLine) bool {
 	for _, w := range l.words {
 		for _, r := range ly.pg.words[w].text {
@@ -807,7 +807,30 @@ func nameLine(ly *layout, l valueLine) bool {
 			}
 		}
 	}
-	return !ly.captionWords(ly.textOf(l.words))
+	t := ly.textOf(l.words)
+	return !ly.captionWords(t) && !ly.titleWords(t)
+}
+
+// titleWords: every word of the text is one of the document's titles
+// (its keywords for the side: PASSPORT, PASSEPORT), which is never a
+// name wherever the page prints it. Titles are claimed as such only in
+// the side's top fifth, since lower down the same word may be a value
+// (PASSPORT OFFICE, an authority); the Croatian page stacks PUTOVNICA /
+// PASSPORT / PASSEPORT down its left edge, below that fifth, and the ICAO
+// order took PASSEPORT for the surname.
+func (ly *layout) titleWords(text string) bool {
+	n := 0
+	for _, w := range strings.Fields(text) {
+		k := docdefs.LabelKey(w)
+		if k == "" {
+			continue
+		}
+		if !ly.titleKeys[k] {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // numberedCaption: a word in r is a caption's number, one or two digits

@@ -1,6 +1,7 @@
 package ocr
 
 import (
+	"image"
 	"testing"
 	"time"
 
@@ -64,4 +65,32 @@ func TestMRZLikenessVisa(t *testing.T) {
 	assert.Equal(t, 1.0, mrzLikeness(mrvb, b))
 	assert.Equal(t, 1.0, mrzLikeness(mrva, a))
 	assert.Equal(t, 0.0, mrzLikeness(mrva, b))
+}
+
+// The document's titles (its keywords) are never a name, wherever the
+// page prints them: the Croatian page stacks PUTOVNICA / PASSPORT /
+// PASSEPORT down its left edge below the top fifth, where the ICAO order
+// took PASSEPORT for the surname.
+func TestTitleIsNoName(t *testing.T) {
+	d, _ := docdefs.Default().Definition("generic_passport")
+	pg := &page{w: 1000, h: 700, words: []word{
+		{box: image.Rect(40, 150, 260, 175), text: "PASSEPORT", conf: 95},
+		{box: image.Rect(300, 190, 520, 220), text: "SPECIMEN", conf: 95},
+		{box: image.Rect(300, 400, 420, 430), text: "PASSPORT", conf: 95},
+		{box: image.Rect(430, 400, 560, 430), text: "OFFICE", conf: 95},
+	}}
+	ly := newLayout(pg, d, "front")
+	assert.True(t, ly.titleWords("PASSEPORT"))
+	assert.False(t, ly.titleWords("SPECIMEN"))
+	assert.False(t, ly.titleWords("PASSPORT OFFICE"), "an authority may hold a title word")
+	assert.False(t, nameLine(ly, valueLine{words: []int{0}, box: pg.words[0].box}))
+	assert.True(t, nameLine(ly, valueLine{words: []int{1}, box: pg.words[1].box}))
+
+	rs := map[string]fieldRead{
+		"surname":     {box: pg.words[0].box, value: "PASSEPORT", valid: true},
+		"given_names": {box: pg.words[1].box, value: "SPECIMEN", valid: true},
+	}
+	genericChecks(d, ly, rs)
+	assert.False(t, rs["surname"].valid)
+	assert.Equal(t, "SPECIMEN", rs["given_names"].value)
 }
