@@ -53,3 +53,23 @@ func TestForMRZ(t *testing.T) {
 		}
 	}
 }
+
+// A printed name agrees with the MRZ's when it differs only by what an
+// MRZ cannot hold (hyphens, apostrophes, accents); other fields compare
+// exactly.
+func TestNameAgrees(t *testing.T) {
+	for _, tc := range []struct {
+		field, printed, mrz string
+		want                bool
+	}{
+		{"surname", "KOWALSKA-KWIATKOWSKA", "KOWALSKA KWIATKOWSKA", true},
+		{"given_names", "MEI-HUA", "MEI HUA", true},
+		{"surname", "O'NEILL", "ONEILL", true},
+		{"surname", "AUSTERMANN", "MUSTERMANN", false},
+		{"document_number", "AA-0000000", "AA0000000", false},
+	} {
+		if got := nameAgrees(tc.field, tc.printed, tc.mrz); got != tc.want {
+			t.Errorf("%s %q vs %q: %v, want %v", tc.field, tc.printed, tc.mrz, got, tc.want)
+		}
+	}
+}
