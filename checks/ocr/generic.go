@@ -380,6 +380,17 @@ func genericUnvouched(reads, captioned map[string]fieldRead) {
 	}
 }
 
+// icaoOrdered: d's data zone is printed in the order genericOrder knows,
+// ICAO 9303 parts 4 to 6 (passports, cards, TD2 documents: the number
+// heading the zone, the names under it). A visa's (part 7) is not: its
+// top rows are the place of issue, the validity, the entries and the
+// visa's own number, and its names follow the visa's type, so that order
+// would take the visa's number for the passport's and the type of visa
+// (BUSINESS NEGOCIOS) for a surname.
+func icaoOrdered(d *idv.DocumentDefinition) bool {
+	return d.Kind != docdefs.KindVisa
+}
+
 // orderFields are the fields the ICAO order finds when their captions
 // are not read, in the order the data zone prints them.
 var orderFields = []string{"document_number", "surname", "given_names", "date_of_birth"}
@@ -510,6 +521,9 @@ func (ly *layout) mrzTop() int {
 // field's pattern. The MRZ plays no part: what is found here is held
 // against it afterwards like any printed value.
 func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, card *vision.Card, ly *layout, rs map[string]fieldRead) error {
+	if !icaoOrdered(d) {
+		return nil
+	}
 	need := false
 	for _, n := range orderFields {
 		if f, ok := d.Field(n); ok && !rs[n].valid && len(ly.hits[n]) == 0 && f.Zone.Side != "" {

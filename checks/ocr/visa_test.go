@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/tambua/tambua/docdefs"
 	"github.com/tambua/tambua/idv"
@@ -93,4 +94,16 @@ func TestTitleIsNoName(t *testing.T) {
 	genericChecks(d, ly, rs)
 	assert.False(t, rs["surname"].valid)
 	assert.Equal(t, "SPECIMEN", rs["given_names"].value)
+}
+
+// The ICAO order of a passport's data zone is not a visa's: it is used
+// for the generic passport, card and TD2 documents, never for a visa.
+func TestICAOOrderNotForVisas(t *testing.T) {
+	reg := docdefs.Default()
+	for config, want := range map[string]bool{"generic_passport": true, "generic_id_card": true, "generic_td2": true,
+		"generic_visa_a": false, "generic_visa_b": false} {
+		d, ok := reg.Definition(config)
+		require.True(t, ok, config)
+		assert.Equal(t, want, icaoOrdered(d), config)
+	}
 }
