@@ -173,6 +173,22 @@ func TestGenericVisaSchemas(t *testing.T) {
 			f, _ := d.Field(name)
 			assert.Equal(t, mrz, f.MRZ, "%s %s", config, name)
 		}
+		// What no MRZ checks is taken only next to its caption: no zone
+		// (a US immigrant visa's Birthplace stood in ICAO's type zone).
+		for _, f := range d.Fields {
+			if f.MRZ == "" {
+				assert.False(t, f.HasZone(), "%s %s has a zone", config, f.Name)
+				assert.NotEmpty(t, f.AllLabels(), "%s %s", config, f.Name)
+			}
+		}
+		// The number of entries is a closed list: a count, M or S, the
+		// word for multiple; not garbled print (ONS) or a caption.
+		entries, _ := d.Field("number_of_entries")
+		re := regexp.MustCompile(entries.Pattern)
+		for v, want := range map[string]bool{"MULTIPLE": true, "MULTIPLE/MULTIPLES": true, "M": true, "2": true, "13": true,
+			"ONS": false, "BIRTHPLACE": false, "0": false} {
+			assert.Equal(t, want, re.MatchString(v), "%s entries %q", config, v)
+		}
 	}
 }
 
