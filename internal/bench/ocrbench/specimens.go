@@ -22,7 +22,7 @@ import (
 // generic_id_card, generic_td2, generic_visa_a, generic_visa_b). Of
 // these, Specimens gives the check those of the format of the MRZ the
 // image shows (ForMRZ), as a caller with a document of unknown issuer
-// would; when no MRZ passes its checks, all of them, and the check's own
+// would; when no MRZ is read, all of them, and the check's own
 // document-type detection picks one (each is read, and the reading whose
 // MRZ is of the definition's format ranks first).
 func Candidates(reg *docdefs.Registry, config string) ([]*idv.DocumentDefinition, error) {
@@ -78,11 +78,14 @@ type Specimen struct {
 // glyphs once).
 var specimenMRZ = mrz.NewReader()
 
-// ForMRZ is the candidates a caller gives the check for img: when the MRZ
-// read on img passes its check digits, the generic candidates of its
-// format (docdefs.GenericFor: a visa's MRV-A goes to generic_visa_a, not
-// to the passport the check would otherwise also try), else all of
-// cands. format is the MRZ's format when it chose them, "" otherwise.
+// ForMRZ is the candidates a caller gives the check for img: when an MRZ
+// is read on img and parses, the generic candidates of its format
+// (docdefs.GenericFor: a visa's MRV-A goes to generic_visa_a, not to the
+// passport the check would otherwise also try), else all of cands. The
+// check digits need not pass: the format is the MRZ's shape, and a card
+// whose digits are wrong (the Maltese specimen) is still a TD1 card,
+// which the check then reads with its MRZ untrusted. format is the MRZ's
+// format when it chose them, "" otherwise.
 func ForMRZ(ctx context.Context, img image.Image, cands []*idv.DocumentDefinition) ([]*idv.DocumentDefinition, string, error) {
 	if len(cands) < 2 {
 		return cands, "", nil
@@ -95,7 +98,7 @@ func ForMRZ(ctx context.Context, img image.Image, cands []*idv.DocumentDefinitio
 		return nil, "", err
 	}
 	m, err := mrz.Parse(rd.Lines, mrz.Options{Repair: true})
-	if err != nil || !m.AllChecksPass {
+	if err != nil {
 		return cands, "", nil
 	}
 	if of := docdefs.GenericFor(cands, m.Format); len(of) > 0 {
