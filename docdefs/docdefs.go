@@ -114,6 +114,24 @@ func (r *Registry) All() []*idv.DocumentDefinition {
 	return out
 }
 
+// Drawn returns the definitions the synthetic corpora (synth, htmlcards)
+// render, sorted by config: all but the visas (kind visa), a sticker on a
+// passport page that neither renderer draws. Keeping them out also keeps
+// every corpus the same as before they were added: a sample's seed
+// follows from its index, and the index from the number of definitions.
+func (r *Registry) Drawn() []*idv.DocumentDefinition {
+	var out []*idv.DocumentDefinition
+	for _, d := range r.All() {
+		if d.Kind != KindVisa {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// KindVisa is the kind of a visa's definition.
+const KindVisa = "visa"
+
 // Configs returns the config values, sorted.
 func (r *Registry) Configs() []string {
 	out := make([]string, 0, len(r.defs))
@@ -152,7 +170,7 @@ var (
 )
 
 var (
-	kinds         = set("id_card", "passport", "driving_licence", "voter_id")
+	kinds         = set("id_card", "passport", "driving_licence", "voter_id", KindVisa)
 	sideNames     = set("front", "back")
 	fieldTypes    = set(idv.FieldText, idv.FieldDate, idv.FieldNumber, idv.FieldSex)
 	dateFormats   = set("", "DD.MM.YYYY", "DD/MM/YYYY", "DD-MM-YYYY", "DD MMM YYYY", "any")
@@ -181,7 +199,7 @@ func Validate(d *idv.DocumentDefinition) error {
 		bad("country %q must be a three-letter ICAO code", d.Country)
 	}
 	if !kinds[d.Kind] {
-		bad("kind %q is not one of id_card, passport, driving_licence, voter_id", d.Kind)
+		bad("kind %q is not one of id_card, passport, driving_licence, voter_id, visa", d.Kind)
 	}
 	if !layouts[d.Layout] {
 		bad("layout %q is not generic (or absent, for an issuer's own layout)", d.Layout)
@@ -382,4 +400,20 @@ func set(vs ...string) map[string]bool {
 		m[v] = true
 	}
 	return m
+}
+
+// GenericFor returns the generic definitions of defs whose MRZ is of
+// format (idv.MRZTD1 ... idv.MRZMRVB), in their order: how a caller with
+// a document no issuer's definition was written for picks the definition
+// to read it with, from the format of the MRZ its capture shows (a visa's
+// MRV-A is read as generic_visa_a, not as a passport). None when no
+// generic definition has that format.
+func GenericFor(defs []*idv.DocumentDefinition, format string) []*idv.DocumentDefinition {
+	var out []*idv.DocumentDefinition
+	for _, d := range defs {
+		if d.Generic() && d.MRZ != nil && d.MRZ.Format == format {
+			out = append(out, d)
+		}
+	}
+	return out
 }

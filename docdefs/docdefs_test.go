@@ -14,7 +14,7 @@ import (
 
 func TestDefaultHasEveryDefinition(t *testing.T) {
 	want := []string{
-		"generic_id_card", "generic_passport", "generic_td2", "ghana_voter_id", "ke_maisha_card", "ke_national_id", "ke_passport",
+		"generic_id_card", "generic_passport", "generic_td2", "generic_visa_a", "generic_visa_b", "ghana_voter_id", "ke_maisha_card", "ke_national_id", "ke_passport",
 		"kenya_national_id", "nigeria_national_id", "south_africa_id", "tanzania_national_id",
 		"uganda_driving_licence", "uganda_national_id_new", "uganda_national_id_old",
 	}
@@ -115,7 +115,11 @@ func TestParseRejects(t *testing.T) {
 // field they carry must come from that MRZ, or an unknown layout would leave
 // it unread on every foreign document.
 func TestGenericDefinitionsAreMRZBacked(t *testing.T) {
-	want := map[string]string{"generic_passport": "TD3", "generic_id_card": "TD1", "generic_td2": "TD2"}
+	want := map[string]string{"generic_passport": "TD3", "generic_id_card": "TD1", "generic_td2": "TD2",
+		"generic_visa_a": "MRVA", "generic_visa_b": "MRVB"}
+	// What a visa prints and its MRZ does not carry.
+	visaPrintOnly := map[string]bool{"place_of_issue": true, "valid_from": true, "number_of_entries": true,
+		"visa_number": true, "visa_type": true}
 	for _, d := range Default().All() {
 		if !d.Generic() {
 			continue
@@ -134,6 +138,9 @@ func TestGenericDefinitionsAreMRZBacked(t *testing.T) {
 				if d.Config == "generic_passport" && (f.Name == "place_of_birth" || f.Name == "date_of_issue" || f.Name == "authority") {
 					continue
 				}
+				if d.Kind == KindVisa && visaPrintOnly[f.Name] {
+					continue
+				}
 				assert.NotEmpty(t, f.MRZ, "%s is not backed by the MRZ", f.Name)
 			}
 		})
@@ -147,6 +154,71 @@ func TestGenericIDCardSchema(t *testing.T) {
 	assert.Equal(t, []string{"document_type", "issuing_state", "document_number", "surname", "given_names",
 		"nationality", "sex", "date_of_birth", "date_of_expiry"}, d.FieldSchema)
 	assert.InDelta(t, 85.6/53.98, d.Size.Aspect(), 1e-9, "ID-1")
+}
+
+// A visa's definition: its MRZ format's size (ICAO 9303 part 7: MRV-A
+// 120 x 80 mm, MRV-B 105 x 74 mm) and the fields of its visual zone, the
+// MRZ backing the holder's, the passport's number and the visa's expiry.
+func TestGenericVisaSchemas(t *testing.T) {
+	schema := []string{"issuing_state", "place_of_issue", "valid_from", "valid_until", "number_of_entries", "visa_number",
+		"visa_type", "surname", "given_names", "passport_number", "sex", "date_of_birth", "nationality"}
+	for config, size := range map[string][2]float64{"generic_visa_a": {120, 80}, "generic_visa_b": {105, 74}} {
+		d, ok := Default().Definition(config)
+		require.True(t, ok, config)
+		assert.Equal(t, KindVisa, d.Kind)
+		assert.Equal(t, schema, d.FieldSchema, config)
+		assert.Equal(t, size, [2]float64{d.Size.WidthMM, d.Size.HeightMM}, config)
+		for name, mrz := range map[string]string{"passport_number": "document_number", "valid_until": "date_of_expiry",
+			"surname": "surname", "date_of_birth": "date_of_birth"} {
+			f, _ := d.Field(name)
+			assert.Equal(t, mrz, f.MRZ, "%s %s", config, name)
+		}
+		// What no MRZ checks is taken only next to its caption: no zone
+		// (a US immigrant visa's Birthplace stood in ICAO's type zone).
+		for _, f := range d.Fields {
+			if f.MRZ == "" {
+				assert.False(t, f.HasZone(), "%s %s has a zone", config, f.Name)
+				assert.NotEmpty(t, f.AllLabels(), "%s %s", config, f.Name)
+			}
+		}
+		// The number of entries is a closed list: a count, M or S, the
+		// word for multiple; not garbled print (ONS) or a caption.
+		entries, _ := d.Field("number_of_entries")
+		re := regexp.MustCompile(entries.Pattern)
+		for v, want := range map[string]bool{"MULTIPLE": true, "MULTIPLE/MULTIPLES": true, "M": true, "2": true, "13": true,
+			"ONS": false, "BIRTHPLACE": false, "0": false} {
+			assert.Equal(t, want, re.MatchString(v), "%s entries %q", config, v)
+		}
+	}
+}
+
+// A caller picks the generic definition of the format of the MRZ its
+// capture shows.
+func TestGenericFor(t *testing.T) {
+	all := Default().All()
+	for format, want := range map[string][]string{
+		"TD1": {"generic_id_card"}, "TD2": {"generic_td2"}, "TD3": {"generic_passport"},
+		"MRVA": {"generic_visa_a"}, "MRVB": {"generic_visa_b"}, "XX": nil,
+	} {
+		var got []string
+		for _, d := range GenericFor(all, format) {
+			got = append(got, d.Config)
+		}
+		assert.Equal(t, want, got, format)
+	}
+}
+
+// The synthetic corpora draw every definition but the visas, so their
+// samples stay what they were before visas were defined.
+func TestDrawnLeavesOutVisas(t *testing.T) {
+	var got []string
+	for _, d := range Default().Drawn() {
+		got = append(got, d.Config)
+	}
+	assert.Len(t, got, len(Default().Configs())-2)
+	assert.NotContains(t, got, "generic_visa_a")
+	assert.NotContains(t, got, "generic_visa_b")
+	assert.Contains(t, got, "generic_passport")
 }
 
 func TestDuplicateFieldNames(t *testing.T) {

@@ -12,7 +12,7 @@ type DocumentDefinition struct {
 	// Country is the ICAO 9303 three-letter code of the issuer ("KEN").
 	Country     string `yaml:"country" json:"country"`
 	CountryName string `yaml:"country_name" json:"country_name"`
-	// Kind is id_card, passport, driving_licence or voter_id.
+	// Kind is id_card, passport, driving_licence, voter_id or visa.
 	Kind string `yaml:"kind" json:"kind"`
 	// Approximate marks layouts drawn from public descriptions rather than
 	// measured from a specimen; docs/docdefs.md lists them.

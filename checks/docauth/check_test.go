@@ -86,7 +86,7 @@ func TestSyntheticCaptures(t *testing.T) {
 		t.Skip("renders and reads five documents")
 	}
 	fixtures.Need(t, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
-	defs := docdefs.Default().All()
+	defs := docdefs.Default().Drawn()
 	for _, tc := range []struct {
 		name  string
 		opts  synth.Options

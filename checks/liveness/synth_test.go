@@ -22,7 +22,7 @@ const testSeed = 20260601
 func synthSelfies(tb testing.TB, n int) map[string][][]byte {
 	tb.Helper()
 	fixtures.Need(tb, synth.DefaultFacesDir, "dlib face photos (libdlib-dev)")
-	gen, err := synth.New(synth.Options{Definitions: docdefs.Default().All(), Seed: testSeed, Difficulty: synth.Medium, Attacks: true})
+	gen, err := synth.New(synth.Options{Definitions: docdefs.Default().Drawn(), Seed: testSeed, Difficulty: synth.Medium, Attacks: true})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -64,12 +64,10 @@ const blindConf = 75
 // mrzLikeness (0..1) is how much text looks like the MRZ of d: the right
 // number of lines of about the right length, with fillers.
 func mrzLikeness(text string, d *idv.DocumentDefinition) float64 {
-	want, width := 2, 44
-	switch d.MRZ.Format {
-	case idv.MRZTD1:
-		want, width = 3, 30
-	case idv.MRZTD2:
-		want, width = 2, 36
+	// The format's own shape: a visa's MRV-B is 2 x 36 like TD2.
+	want, width, ok := mrzpkg.Shape(d.MRZ.Format)
+	if !ok {
+		want, width = 2, 44
 	}
 	lines := strings.Fields(text)
 	good := 0

@@ -33,17 +33,22 @@ type dateToken struct {
 // month, or year-month-day (ISO), with a two- or four-digit year, and
 // returns DD.MM.YYYY; "" when no such run of parts is a real calendar
 // date. A two-digit year is in the past for a date of birth (74 is
-// 1974, 05 is 2005 until 2105) and in this century otherwise (dates of
-// issue and expiry).
+// 1974, 05 is 2005 until 2105) and otherwise in this century unless that
+// puts it more than 30 years ahead (dates of issue and expiry, as the MRZ
+// reads them: 96 is 1996).
 func anyDate(raw string, f idv.FieldDef, now time.Time) string {
 	s := strings.ToUpper(strings.ReplaceAll(raw, "\n", " "))
 	if out, ok := wordDate(s); ok {
 		return out
 	}
 	var toks []dateToken
+	var words []string
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
 		return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 	}) {
+		words = append(words, splitDateRun(w)...)
+	}
+	for _, w := range words {
 		if strings.ContainsAny(w, "0123456789") {
 			if d, ok := confusedDigits(w); ok {
 				toks = append(toks, dateToken{num: d})
@@ -77,6 +82,12 @@ func anyDate(raw string, f idv.FieldDef, now time.Time) string {
 		if len(y) == 2 {
 			n += 2000
 			if birth && n > now.Year() {
+				n -= 100
+			}
+			// Other dates as package mrz infers an expiry's century:
+			// the 2000s unless more than 30 years ahead (a visa valid
+			// from 10DEC/DIC 91 was issued in 1991, not 2091).
+			if !birth && n > now.Year()+30 {
 				n -= 100
 			}
 		}
@@ -123,6 +134,31 @@ func anyDate(raw string, f idv.FieldDef, now time.Time) string {
 	return ""
 }
 
+// splitDateRun splits a day, a month's name and a year printed without
+// spaces (12DEC1966 on US visas, 10DEC of 10DEC/DIC 91 on ICAO's visa
+// specimen, O7SEP40 as the page read 07SEP 40) into its parts; any other
+// word is returned whole. The day is one or two digits (or letters OCR
+// confuses with them), the month three letters naming one, the year two
+// or four digits or absent (printed after a bilingual month).
+func splitDateRun(w string) []string {
+	if _, ok := confusedDigits(w); ok {
+		return []string{w}
+	}
+	for p := 1; p <= 2 && p+3 <= len(w); p++ {
+		day, mon, year := w[:p], w[p:p+3], w[p+3:]
+		if _, ok := confusedDigits(day); !ok || !allLetters(mon) || monthIndex(mon) == 0 {
+			continue
+		}
+		if year == "" {
+			return []string{day, mon}
+		}
+		if _, ok := confusedDigits(year); ok && (len(year) == 2 || len(year) == 4) {
+			return []string{day, mon, year}
+		}
+	}
+	return []string{w}
+}
+
 // anyDateChars is the whitelist of a date in any format: digits, the
 // separators and the letters of the English month names.
 const anyDateChars = "0123456789ABCDEFGJLMNOPRSTUVY/.- "
@@ -137,7 +173,7 @@ const anyDateChars = "0123456789ABCDEFGJLMNOPRSTUVY/.- "
 //     So is one picked out of a longer word (XX of the Ukrainian
 //     specimen's passport number XX000000, right of "Country code");
 //   - a name is no caption's fragment (SURNA of a caption the page
-//     reading cut);
+//     reading cut) and no title of the document (PASSEPORT);
 //   - a name does not run through a caption's number (2a. of "2a.
 //     Grösse/Taille/Height", the field after the given names on the
 //     Luxembourg page: ICAO numbers the captions of the data zone);
@@ -170,7 +206,7 @@ func genericChecks(d *idv.DocumentDefinition, ly *layout, rs map[string]fieldRea
 				drop(name)
 			}
 		case "surname", "given_names":
-			if ly.captionWordStart(r.value) || ly.numberedCaption(r.box) {
+			if ly.captionWordStart(r.value) || ly.numberedCaption(r.box) || ly.titleWords(r.value) {
 				drop(name)
 				continue
 			}
@@ -344,6 +380,17 @@ func genericUnvouched(reads, captioned map[string]fieldRead) {
 	}
 }
 
+// icaoOrdered: d's data zone is printed in the order genericOrder knows,
+// ICAO 9303 parts 4 to 6 (passports, cards, TD2 documents: the number
+// heading the zone, the names under it). A visa's (part 7) is not: its
+// top rows are the place of issue, the validity, the entries and the
+// visa's own number, and its names follow the visa's type, so that order
+// would take the visa's number for the passport's and the type of visa
+// (BUSINESS NEGOCIOS) for a surname.
+func icaoOrdered(d *idv.DocumentDefinition) bool {
+	return d.Kind != docdefs.KindVisa
+}
+
 // orderFields are the fields the ICAO order finds when their captions
 // are not read, in the order the data zone prints them.
 var orderFields = []string{"document_number", "surname", "given_names", "date_of_birth"}
@@ -474,6 +521,9 @@ func (ly *layout) mrzTop() int {
 // field's pattern. The MRZ plays no part: what is found here is held
 // against it afterwards like any printed value.
 func (k *Check) genericOrder(ctx context.Context, d *idv.DocumentDefinition, card *vision.Card, ly *layout, rs map[string]fieldRead) error {
+	if !icaoOrdered(d) {
+		return nil
+	}
 	need := false
 	for _, n := range orderFields {
 		if f, ok := d.Field(n); ok && !rs[n].valid && len(ly.hits[n]) == 0 && f.Zone.Side != "" {
@@ -762,7 +812,7 @@ func placeLike(ly *layout, ws []int) bool {
 }
 
 // nameLine: every word of the line is letters (a name may carry a
-// hyphen, an apostrophe or a comma) and it is no caption.
+// hyphen, an apostrophe or a comma) and it is no caption and no title.
 func nameLine(ly *layout, l valueLine) bool {
 	for _, w := range l.words {
 		for _, r := range ly.pg.words[w].text {
@@ -771,7 +821,30 @@ func nameLine(ly *layout, l valueLine) bool {
 			}
 		}
 	}
-	return !ly.captionWords(ly.textOf(l.words))
+	t := ly.textOf(l.words)
+	return !ly.captionWords(t) && !ly.titleWords(t)
+}
+
+// titleWords: every word of the text is one of the document's titles
+// (its keywords for the side: PASSPORT, PASSEPORT), which is never a
+// name wherever the page prints it. Titles are claimed as such only in
+// the side's top fifth, since lower down the same word may be a value
+// (PASSPORT OFFICE, an authority); the Croatian page stacks PUTOVNICA /
+// PASSPORT / PASSEPORT down its left edge, below that fifth, and the ICAO
+// order took PASSEPORT for the surname.
+func (ly *layout) titleWords(text string) bool {
+	n := 0
+	for _, w := range strings.Fields(text) {
+		k := docdefs.LabelKey(w)
+		if k == "" {
+			continue
+		}
+		if !ly.titleKeys[k] {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // numberedCaption: a word in r is a caption's number, one or two digits

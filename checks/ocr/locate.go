@@ -58,6 +58,10 @@ type layout struct {
 	// which issuers do not follow, so they are no region prior.
 	generic bool
 	titles  int // matches of the side's keywords anywhere on the page
+	// titleKeys are the words of four letters or more of the side's
+	// keywords, folded (PASSPORT, PASSEPORT): the document's titles,
+	// never a name wherever they stand.
+	titleKeys map[string]bool
 	// captionWordSets are the words of each caption spelling of the side.
 	captionWordSets []map[string]bool
 	captionKeys     []string    // each caption spelling of the side, folded
@@ -212,6 +216,14 @@ func newLayout(pg *page, d *idv.DocumentDefinition, side string) *layout {
 	var titleNext []int
 	if ly.hasTitles {
 		titleNext = nextWords(pg, titleGap)
+	}
+	ly.titleKeys = map[string]bool{}
+	for _, kw := range d.Keywords[side] {
+		for _, w := range strings.Fields(kw) {
+			if k := docdefs.LabelKey(w); len(k) >= 4 {
+				ly.titleKeys[k] = true
+			}
+		}
 	}
 	for _, kw := range d.Keywords[side] {
 		k := docdefs.LabelKey(kw)

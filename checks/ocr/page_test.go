@@ -22,7 +22,7 @@ func TestWeakCaptionsReadAgain(t *testing.T) {
 	// The card this test was written on: synth's samples follow the
 	// list of definitions (index i*len(defs)+di), so the definitions
 	// added since (generic_td2) are left out to keep drawing it.
-	defs := slices.DeleteFunc(reg.All(), func(d *idv.DocumentDefinition) bool { return d.Config == "generic_td2" })
+	defs := slices.DeleteFunc(reg.Drawn(), func(d *idv.DocumentDefinition) bool { return d.Config == "generic_td2" })
 	gen, err := synth.New(synth.Options{Definitions: defs, Seed: 1, Difficulty: synth.Easy, Variant: "flow"})
 	if err != nil {
 		if os.Getenv("CI") != "" {

@@ -25,7 +25,7 @@ func genericDefs(t *testing.T) []*idv.DocumentDefinition {
 			out = append(out, d)
 		}
 	}
-	require.Len(t, out, 3)
+	require.Len(t, out, 5)
 	return out
 }
 
@@ -94,9 +94,24 @@ func TestGenericSpecimens(t *testing.T) {
 		{image: "passeye_passport-td2.jpg", config: "generic_td2", want: map[string]string{
 			"document_number": "D23145890", "surname": "ERIKSSON", "given_names": "ANNA MARIA", "date_of_birth": "12.08.1974"},
 			printed: []string{"document_number", "surname", "date_of_birth"}},
-		// An MRV-A visa: its MRZ passes its check digits but is not a
-		// passport's or a card's, so it settles no field of either.
-		{image: "arg0s_visas__USA.png", none: true},
+		// A US visa (MRV-A) is read as the generic visa its MRZ's
+		// format names, not as a passport or card: its captions (Surname,
+		// Given Name, Passport Number, Birth Date, Control Number, Issue
+		// Date) are found wherever the US prints them, its dates printed
+		// 12DEC1966, and its MRZ carries the passport's number.
+		{image: "arg0s_visas__USA.png", config: "generic_visa_a", want: map[string]string{
+			"issuing_state": "USA", "surname": "TRAVELER", "given_names": "HAPPY", "passport_number": "123456789",
+			"date_of_birth": "12.12.1966", "sex": "M", "valid_from": "29.07.2004", "valid_until": "28.07.2014",
+			"visa_type": "R C1/D", "number_of_entries": "M"},
+			printed: []string{"surname", "given_names", "passport_number", "date_of_birth", "valid_from", "valid_until",
+				"visa_type", "number_of_entries"}},
+		// ICAO's MRV-B specimen: captions in English and Spanish, the
+		// visa's own number printed (not in the MRZ), the date of birth
+		// printed 07SEP 40.
+		{image: "arg0s_visas__MRVB_ICAO_Example.png", config: "generic_visa_b", want: map[string]string{
+			"passport_number": "L8988901C", "visa_number": "M123889546", "place_of_issue": "ZENITH",
+			"date_of_birth": "07.09.1940", "surname": "ERIKSSON", "given_names": "ANNA MARIA"},
+			printed: []string{"passport_number", "visa_number", "place_of_issue", "date_of_birth"}},
 		// Ukraine, scanned to the page's edges: the outline search takes
 		// the portrait for the page, and the MRZ places the page instead
 		// (placement.go). Names and months are printed in Ukrainian and

@@ -121,20 +121,20 @@ func benchOCR(ctx context.Context, env *Env, args []string) error {
 }
 
 // namedDefinitions are the definitions named by -defs, comma separated, or
-// all of reg's.
+// all those the synthetic corpora draw (docdefs.Registry.Drawn: not the
+// visas, which -specimens reads).
 func namedDefinitions(reg *docdefs.Registry, names string) ([]*idv.DocumentDefinition, error) {
-	var defs []*idv.DocumentDefinition
 	if names == "" {
-		for _, c := range reg.Configs() {
-			d, _ := reg.Definition(c)
-			defs = append(defs, d)
-		}
-		return defs, nil
+		return reg.Drawn(), nil
 	}
+	var defs []*idv.DocumentDefinition
 	for _, c := range strings.Split(names, ",") {
 		d, ok := reg.Definition(strings.TrimSpace(c))
 		if !ok {
 			return nil, Usagef("unknown definition %q", c)
+		}
+		if d.Kind == docdefs.KindVisa {
+			return nil, Usagef("%s: the synthetic corpora draw no visa; read visas with -specimens", d.Config)
 		}
 		defs = append(defs, d)
 	}
@@ -273,8 +273,12 @@ func printSpecimen(w io.Writer, s *ocrbench.Specimen) {
 	if s.VsTruth != "" {
 		vsTruth = "; truth: " + s.VsTruth
 	}
+	as := ex.Definition.Config
+	if s.ChosenBy != "" {
+		as += " (by its " + s.ChosenBy + ")"
+	}
 	fmt.Fprintf(w, "%s (%dx%d, %d ms) as %s: outline score %.2f fills-frame %v rotation %d; %s%s; coverage %.2f; reasons %v\n",
-		s.Name, s.Bounds.Dx(), s.Bounds.Dy(), ms, ex.Definition.Config, c.Detection.Score, c.Detection.FillsFrame, c.Rotation, s.MRZ, vsTruth,
+		s.Name, s.Bounds.Dx(), s.Bounds.Dy(), ms, as, c.Detection.Score, c.Detection.FillsFrame, c.Rotation, s.MRZ, vsTruth,
 		ex.Quality.Coverage, ex.Reasons)
 	for _, f := range s.Fields {
 		check := ""

@@ -27,7 +27,7 @@ func TestDocdefsList(t *testing.T) {
 	code, out, _ := runCLI(t, "", "docdefs", "list")
 	require.Equal(t, ExitOK, code)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	assert.Len(t, lines, 15, "a header and 14 definitions")
+	assert.Len(t, lines, 17, "a header and 16 definitions")
 	assert.Contains(t, out, "kenya_national_id")
 	for _, l := range lines {
 		if strings.HasPrefix(l, "generic_") {
@@ -152,4 +152,12 @@ func TestUnknownCommand(t *testing.T) {
 	code, out, _ := runCLI(t, "", "help")
 	assert.Equal(t, ExitOK, code)
 	assert.Contains(t, out, "docdefs list")
+}
+
+// The synthetic corpora draw no visa: naming one for them is a usage
+// error that points to -specimens, not a failure half way through.
+func TestBenchOCRRefusesVisaDefs(t *testing.T) {
+	code, _, errOut := runCLI(t, "", "bench", "ocr", "-defs", "generic_visa_a", "-n", "1", "-levels", "easy")
+	assert.Equal(t, ExitBadInput, code)
+	assert.Contains(t, errOut, "-specimens")
 }

@@ -75,7 +75,7 @@ func runSynth(ctx context.Context, env *Env, args []string) error {
 			return Usagef("%v", err)
 		}
 	}
-	defs := reg.All()
+	defs := reg.Drawn()
 	if *config != "" {
 		d, ok := reg.Definition(*config)
 		if !ok {

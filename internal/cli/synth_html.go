@@ -58,7 +58,7 @@ func runSynthHTML(ctx context.Context, env *Env, args []string) error {
 		return Usagef("%v", err)
 	}
 	reg := docdefs.Default()
-	defs := reg.All()
+	defs := reg.Drawn()
 	if *config != "" {
 		d, ok := reg.Definition(*config)
 		if !ok {

@@ -236,7 +236,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 		return rep, nil
 	}
-	defs := reg.All()
+	defs := reg.Drawn()
 	for _, lv := range o.Levels {
 		gen, err := synth.New(synth.Options{Definitions: defs, Seed: o.Seed, Difficulty: synth.Difficulty(lv), Attacks: true})
 		if err != nil {

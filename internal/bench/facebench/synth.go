@@ -64,7 +64,7 @@ func Synth(ctx context.Context, m *face.Matcher, n int, diff string, seed uint64
 		return nil, err
 	}
 	defs := docdefs.Default()
-	gen, err := synth.New(synth.Options{Definitions: defs.All(), Seed: seed, Difficulty: d, ImpostorRate: -1})
+	gen, err := synth.New(synth.Options{Definitions: defs.Drawn(), Seed: seed, Difficulty: d, ImpostorRate: -1})
 	if err != nil {
 		return nil, err
 	}

@@ -83,7 +83,7 @@ func Plan(gens map[synth.Difficulty]*synth.Generator, count int, keep func(Item)
 func Generators(o Options) (map[synth.Difficulty]*synth.Generator, error) {
 	gens := map[synth.Difficulty]*synth.Generator{}
 	for _, d := range Difficulties {
-		g, err := synth.New(synth.Options{Definitions: docdefs.Default().All(), Seed: o.Seed, Difficulty: d,
+		g, err := synth.New(synth.Options{Definitions: docdefs.Default().Drawn(), Seed: o.Seed, Difficulty: d,
 			Attacks: true, FacesDir: o.FacesDir})
 		if err != nil {
 			return nil, err

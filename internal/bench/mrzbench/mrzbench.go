@@ -234,7 +234,7 @@ func synthScores(ctx context.Context, r *mrz.Reader, n int) ([]SynthScore, error
 		return nil, nil
 	}
 	var defs []*idv.DocumentDefinition
-	for _, d := range docdefs.Default().All() {
+	for _, d := range docdefs.Default().Drawn() {
 		if d.MRZ != nil {
 			defs = append(defs, d)
 		}

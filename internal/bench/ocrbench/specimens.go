@@ -19,9 +19,12 @@ import (
 
 // Candidates are the definitions a specimen is read with: the one named
 // config, or without it the generic definitions (generic_passport,
-// generic_id_card), of which the check's own document-type detection
-// picks one per image, as a workflow allowing both would: each is read,
-// and the reading whose MRZ is of the definition's format ranks first.
+// generic_id_card, generic_td2, generic_visa_a, generic_visa_b). Of
+// these, Specimens gives the check those of the format of the MRZ the
+// image shows (ForMRZ), as a caller with a document of unknown issuer
+// would; when no MRZ is read, all of them, and the check's own
+// document-type detection picks one (each is read, and the reading whose
+// MRZ is of the definition's format ranks first).
 func Candidates(reg *docdefs.Registry, config string) ([]*idv.DocumentDefinition, error) {
 	if config != "" {
 		d, ok := reg.Definition(config)
@@ -65,6 +68,43 @@ type Specimen struct {
 	Keys []string
 	// MRZRead is the MRZ text read when it is not the truth's.
 	MRZRead string
+	// ChosenBy says how the definitions the check was given were chosen:
+	// "MRZ MRVA" (the image's MRZ format, ForMRZ), or "" (all candidates).
+	ChosenBy string
+}
+
+// specimenMRZ reads the MRZ of the specimens before the check does, as a
+// caller would to choose the definition (one reader: it renders its
+// glyphs once).
+var specimenMRZ = mrz.NewReader()
+
+// ForMRZ is the candidates a caller gives the check for img: when an MRZ
+// is read on img and parses, the generic candidates of its format
+// (docdefs.GenericFor: a visa's MRV-A goes to generic_visa_a, not to the
+// passport the check would otherwise also try), else all of cands. The
+// check digits need not pass: the format is the MRZ's shape, and a card
+// whose digits are wrong (the Maltese specimen) is still a TD1 card,
+// which the check then reads with its MRZ untrusted. format is the MRZ's
+// format when it chose them, "" otherwise.
+func ForMRZ(ctx context.Context, img image.Image, cands []*idv.DocumentDefinition) ([]*idv.DocumentDefinition, string, error) {
+	if len(cands) < 2 {
+		return cands, "", nil
+	}
+	rd, err := specimenMRZ.Read(ctx, img)
+	if errors.Is(err, mrz.ErrNotFound) {
+		return cands, "", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	m, err := mrz.Parse(rd.Lines, mrz.Options{Repair: true})
+	if err != nil {
+		return cands, "", nil
+	}
+	if of := docdefs.GenericFor(cands, m.Format); len(of) > 0 {
+		return of, m.Format, nil
+	}
+	return cands, "", nil
 }
 
 // SpecimenField is one presented field.
@@ -133,7 +173,14 @@ func Specimens(ctx context.Context, k *ocr.Check, cands []*idv.DocumentDefinitio
 			continue
 		}
 		s.Bounds = img.Bounds()
-		ex, err := k.Extract(ctx, map[string]image.Image{idv.SlotFront: img}, cands, nil)
+		these, format, err := ForMRZ(ctx, img, cands)
+		if err != nil {
+			return nil, err
+		}
+		if format != "" {
+			s.ChosenBy = "MRZ " + format
+		}
+		ex, err := k.Extract(ctx, map[string]image.Image{idv.SlotFront: img}, these, nil)
 		s.Elapsed = time.Since(start)
 		if err != nil {
 			var ie *ocr.InputError
@@ -215,7 +262,7 @@ func (sum *SpecimenSummary) add(s *Specimen, ex *ocr.Extraction, want []string) 
 		if wantMRZ != nil && f.MRZ != "" {
 			if tv := ocr.MRZValue(wantMRZ, f.MRZ); tv != "" {
 				sum.Compared++
-				if tv == v {
+				if tv == v || nameAgrees(f.MRZ, v, tv) {
 					sum.Agreed++
 				} else {
 					sf.Truth = tv
@@ -260,6 +307,19 @@ func (sum *SpecimenSummary) add(s *Specimen, ex *ocr.Extraction, want []string) 
 	if ex.MRZText != "" && (want == nil || ex.MRZText != strings.Join(want, "\n")) {
 		s.MRZRead = ex.MRZText
 	}
+}
+
+// nameAgrees: a printed name is the MRZ's once written as ICAO 9303
+// part 3 writes names into an MRZ, hyphens and spaces as fillers,
+// apostrophes left out, accents folded (KOWALSKA-KWIATKOWSKA printed is
+// KOWALSKA<KWIATKOWSKA, MEI-HUA is MEI<HUA): the print is right and
+// differs from the MRZ only by what an MRZ cannot hold.
+func nameAgrees(mrzField, printed, fromMRZ string) bool {
+	switch mrzField {
+	case "surname", "given_names", "full_name":
+		return foldKey(printed) == foldKey(fromMRZ)
+	}
+	return false
 }
 
 // foldKey compares a printed value with the MRZ's: letters and digits

@@ -48,7 +48,7 @@ type Report struct {
 // each one's truth.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	reg := docdefs.Default()
-	defs := reg.All()
+	defs := reg.Drawn()
 	gen, err := synth.New(synth.Options{Definitions: defs, Seed: o.Seed, Difficulty: o.Difficulty, Attacks: o.Attacks, Variant: o.Variant})
 	if err != nil {
 		return nil, err

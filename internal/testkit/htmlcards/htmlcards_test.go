@@ -25,7 +25,7 @@ import (
 // when Chromium or the face photos are missing outside CI.
 func generator(t *testing.T, s Style, flat bool) *Generator {
 	t.Helper()
-	defs := docdefs.Default().All()
+	defs := docdefs.Default().Drawn()
 	g, err := New(context.Background(), Options{Definitions: defs, Style: s, Seed: 11, Difficulty: Easy, FlatOnly: flat})
 	if err != nil && os.Getenv("CI") == "" {
 		if errors.Is(err, ErrNoChromium) || strings.Contains(err.Error(), "face photos") {
@@ -55,7 +55,7 @@ func fieldSide(f idv.FieldDef) string {
 // style is a subtest (-run 'TestEveryDefinitionEveryStyle/dev2$' renders
 // only dev2); the comparisons run when both of their styles did.
 func TestEveryDefinitionEveryStyle(t *testing.T) {
-	defs := docdefs.Default().All()
+	defs := docdefs.Default().Drawn()
 	placed := map[Style]map[string]map[string]FieldLayout{}
 	for _, st := range Styles {
 		t.Run(string(st), func(t *testing.T) {
@@ -206,7 +206,7 @@ func TestGenericLabelsAreTheDefinitions(t *testing.T) {
 // their patterns and MRZs parse with every check passing.
 func TestHolderValues(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, d := range docdefs.Default().All() {
+	for _, d := range docdefs.Default().Drawn() {
 		for range 40 {
 			h, err := newHolder(r, d, dateStyle(r.IntN(4)))
 			require.NoError(t, err, d.Config)

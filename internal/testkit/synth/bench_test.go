@@ -12,7 +12,7 @@ func newTestGenerator(tb testing.TB, opts Options) *Generator {
 	tb.Helper()
 	fixtures.Need(tb, DefaultFacesDir, "dlib face photos (libdlib-dev)")
 	if opts.Definitions == nil {
-		opts.Definitions = docdefs.Default().All()
+		opts.Definitions = docdefs.Default().Drawn()
 	}
 	g, err := New(opts)
 	if err != nil {

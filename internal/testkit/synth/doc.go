@@ -6,7 +6,7 @@
 // Only the CLI (tambua synth, tambua bench synth) and tests import it; no
 // runtime package may.
 //
-//	gen, err := synth.New(synth.Options{Definitions: docdefs.Default().All(), Seed: 7, Difficulty: synth.Medium, Attacks: true})
+//	gen, err := synth.New(synth.Options{Definitions: docdefs.Default().Drawn(), Seed: 7, Difficulty: synth.Medium, Attacks: true})
 //	s, err := gen.Sample(ctx, 0)      // s.Front, s.Back, s.Selfie are JPEG; s.Truth is truth.json
 //	err = s.WriteDir("/tmp/c/00000")
 //

@@ -68,7 +68,7 @@ func TestVariantLayoutsClear(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range docdefs.Default().All() {
+	for _, d := range docdefs.Default().Drawn() {
 		values := sampleValues(d)
 		w, h := sideSize(d)
 		for _, v := range Variants[1:] {
@@ -165,7 +165,7 @@ func TestHeldoutMakesItsOwnChoices(t *testing.T) {
 	for _, f := range append(append([]string{}, typeValueFonts...), typeLabelFonts...) {
 		tuned[f] = true
 	}
-	for _, d := range docdefs.Default().All() {
+	for _, d := range docdefs.Default().Drawn() {
 		st := styleFor(d)
 		tuned[st.valueFont], tuned[st.labelFont], tuned[st.titleFont] = true, true, true
 	}
@@ -215,7 +215,7 @@ func TestArtLeavesTextLegible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range docdefs.Default().All() {
+	for _, d := range docdefs.Default().Drawn() {
 		for _, v := range []Variant{VariantArt, VariantColumns, VariantHeldout} {
 			for seed := uint64(0); seed < 2; seed++ {
 				g := newRNG(seed, 13)
