@@ -476,3 +476,110 @@ func TestGhostCeilingOnRenderedCards(t *testing.T) {
 		}
 	}
 }
+
+// printedCard draws a card with a portrait zone (60, 80)-(300, 400) and
+// four values of twelve glyphs beside it, 800 x 500 px, drawn four times
+// finer and reduced so that edges fall between pixels as in a photo. A
+// photo a little larger than the zone is laid over it turned by photo
+// degrees (none when photo is NaN: the portrait printed square); the whole
+// card is turned by all degrees (the die-cut or the rectification).
+func printedCard(photo, all float64) (*image.NRGBA, *idv.OCRReadings) {
+	const k = 4
+	W, H := 800, 500
+	big := image.NewNRGBA(image.Rect(0, 0, W*k, H*k))
+	cx, cy := float64(W)/2, float64(H)/2
+	sa, ca := math.Sincos(-all * math.Pi / 180)
+	pcx, pcy := 180.0, 240.0
+	sp, cp := math.Sincos(-photo * math.Pi / 180)
+	for y := 0; y < H*k; y++ {
+		for x := 0; x < W*k; x++ {
+			// the card point under this pixel
+			fx, fy := (float64(x)+0.5)/k-cx, (float64(y)+0.5)/k-cy
+			u, v := fx*ca-fy*sa+cx, fx*sa+fy*ca+cy
+			g := 215.0 + 6*math.Sin(u/7)*math.Sin(v/9) // a fine background print
+			if u >= 60 && u < 300 && v >= 80 && v < 400 {
+				g = 120 + 40*math.Sin(u/31)*math.Cos(v/37) // the printed portrait
+			}
+			if !math.IsNaN(photo) {
+				du, dv := u-pcx, v-pcy
+				pu, pv := du*cp-dv*sp, du*sp+dv*cp
+				if math.Abs(pu) < 124 && math.Abs(pv) < 164 {
+					g = 95 + 35*math.Cos(pu/23)*math.Sin(pv/29) // the photo laid on it
+				}
+			}
+			for row := 0; row < 4; row++ {
+				y0 := 110 + 80*float64(row)
+				if v >= y0 && v < y0+16 && u >= 360 && u < 360+12*14 && math.Mod(u-360, 14) < 10 {
+					g = 30 // a glyph
+				}
+			}
+			i := big.PixOffset(x, y)
+			b := uint8(math.Max(0, math.Min(255, g)))
+			big.Pix[i], big.Pix[i+1], big.Pix[i+2], big.Pix[i+3] = b, b, b, 255
+		}
+	}
+	card := imaging.Resize(big, W, H, imaging.Box)
+	r := &idv.OCRReadings{Fields: map[string]idv.FieldReading{}}
+	for row := 0; row < 4; row++ {
+		y0 := 110 + 80*float64(row)
+		r.Fields[string(rune('a'+row))] = idv.FieldReading{Side: "front", How: "caption",
+			Box: [4]float64{356 / float64(W), (y0 - 3) / float64(H), 176 / float64(W), 22 / float64(H)}}
+	}
+	return card, r
+}
+
+// A photo laid over the portrait a fifth of a degree off square is under
+// the coarse line (edgeMinTurn) but stands out against the card's outline
+// and its print; a portrait printed square does not, nor does a whole
+// card turned by a quarter of a degree (its print turns with it). A photo
+// laid square to the outline of a card whose print is turned a quarter
+// of a degree is not found either: the rule asks for both.
+func TestTurnAgainstPrint(t *testing.T) {
+	zr := image.Rect(60, 80, 300, 400)
+	for _, c := range []struct {
+		name       string
+		photo, all float64
+		want       bool
+	}{
+		{"printed square", math.NaN(), 0, false},
+		{"card turned", math.NaN(), 0.25, false},
+		{"photo laid square", 0, 0, false},
+		{"photo turned 0.2", 0.22, 0, true},
+		{"photo turned -0.25", -0.25, 0, true},
+		{"photo laid square on a turned card", 0, 0.25, false},
+		{"photo square to the outline on a turned card", -0.25, 0.25, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			card, r := printedCard(c.photo, c.all)
+			l := lumaOf(card)
+			es := sideEdges(l, zr)
+			if turn, _, ok := pastedTurn(es); ok && math.Abs(turn) >= edgeMinTurn {
+				t.Fatalf("the coarse search sees %.2f degrees already", turn)
+			}
+			pt, ok := printTurn(l, "front", r)
+			if !ok {
+				t.Fatal("the print was not measured")
+			}
+			if math.Abs(pt-c.all) > 0.08 {
+				t.Errorf("print turned %.3f, drawn %.2f", pt, c.all)
+			}
+			m, ok := turnAgainstPrint(l, zr, es, "front", r)
+			got := ok && m.pasted()
+			t.Logf("edges %.3f print %.3f (%v)", m.edges, m.print, ok)
+			if got != c.want {
+				t.Errorf("pasted %v, want %v (edges %.3f, print %.3f)", got, c.want, m.edges, m.print)
+			}
+			// the layer says so
+			pz := idv.Zone{Side: "front", X: 60.0 / 800, Y: 80.0 / 500, W: 240.0 / 800, H: 320.0 / 500}
+			noFaces := func() (faceFinder, error) { return nil, errors.New("no models in this test") }
+			lr := portraitLayer(context.Background(), &inputs{def: &idv.DocumentDefinition{Photo: &pz}, front: card, readings: r}, noFaces)
+			found := false
+			for _, f := range lr.findings {
+				found = found || f.code == CodePastedEdge && !f.fail
+			}
+			if found != c.want {
+				t.Errorf("layer: findings %+v, stats %v: want %s %v", lr.findings, lr.stats, CodePastedEdge, c.want)
+			}
+		})
+	}
+}
