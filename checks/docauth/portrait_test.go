@@ -566,6 +566,9 @@ func TestTurnAgainstPrint(t *testing.T) {
 			m, ok := turnAgainstPrint(l, zr, es, "front", r)
 			got := ok && m.pasted()
 			t.Logf("edges %.3f print %.3f (%v)", m.edges, m.print, ok)
+			if ok && math.Abs(m.edges) < edgeMinTurnPrint {
+				t.Errorf("the print measured for edges turned %.3f only", m.edges)
+			}
 			if got != c.want {
 				t.Errorf("pasted %v, want %v (edges %.3f, print %.3f)", got, c.want, m.edges, m.print)
 			}
@@ -581,5 +584,21 @@ func TestTurnAgainstPrint(t *testing.T) {
 				t.Errorf("layer: findings %+v, stats %v: want %s %v", lr.findings, lr.stats, CodePastedEdge, c.want)
 			}
 		})
+	}
+}
+
+// The cost of the fine turn against the print: the four sides' edges
+// measured again and the print's values' tilts (the coarse search,
+// sideEdges, is not counted).
+func BenchmarkTurnAgainstPrint(b *testing.B) {
+	card, r := printedCard(0.22, 0)
+	l := lumaOf(card)
+	zr := image.Rect(60, 80, 300, 400)
+	es := sideEdges(l, zr)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, ok := turnAgainstPrint(l, zr, es, "front", r); !ok {
+			b.Fatal("not measured")
+		}
 	}
 }
