@@ -20,6 +20,21 @@ type ghostMatch struct {
 	// imply (ghost zone width over photo zone width): near 1 when the
 	// ghost is the main portrait reduced to its zone.
 	Scale float64
+	// Ceiling is the correlation the ghost's own print could give a
+	// perfect copy of the main face at that match: the share of the
+	// matched window's detail that stands above the detail of the card
+	// around the ghost zone (guilloche, print), as sqrt((V-N)/V) with V
+	// the window's detail variance and N the surround's. A ghost printed
+	// clearly over a quiet background can correlate near 1 with its own
+	// face; a faint ghost over busy print cannot.
+	Ceiling float64
+}
+
+// mismatch tells whether the ghost shows another face than the main
+// portrait: a correlation under ghostMinNCC, or under ghostMinShare of
+// what the ghost's own print allows.
+func (m ghostMatch) mismatch() bool {
+	return m.NCC < ghostMinNCC || m.NCC < ghostMinShare*m.Ceiling
 }
 
 // Parameters of the ghost comparison. The template is the main portrait's
@@ -99,8 +114,8 @@ func compareGhost(portrait *plane, face image.Rectangle, ghost *plane, expect fl
 				}
 			}
 		}
-		if c := bestCorrelation(gb, t, tpl.w, tpl.h); c > best.NCC {
-			best = ghostMatch{NCC: c, Scale: s / expect}
+		if c, v := bestCorrelation(gb, t, tpl.w, tpl.h); c > best.NCC {
+			best = ghostMatch{NCC: c, Scale: s / expect, Ceiling: ghostCeiling(gb, v)}
 		}
 	}
 	if best.NCC < -0.5 {
@@ -112,7 +127,7 @@ func compareGhost(portrait *plane, face image.Rectangle, ghost *plane, expect fl
 // bestCorrelation is the largest normalised cross-correlation of the
 // zero-mean, unit-norm template t (tw x th) over every place in g. Window
 // sums come from summed-area tables.
-func bestCorrelation(g *plane, t []float64, tw, th int) float64 {
+func bestCorrelation(g *plane, t []float64, tw, th int) (float64, float64) {
 	w, h := g.w, g.h
 	s1 := make([]float64, (w+1)*(h+1))
 	s2 := make([]float64, (w+1)*(h+1))
@@ -127,7 +142,7 @@ func bestCorrelation(g *plane, t []float64, tw, th int) float64 {
 		}
 	}
 	n := float64(tw * th)
-	best := -1.0
+	best, bestVar := -1.0, 0.0
 	for y := 0; y+th <= h; y++ {
 		for x := 0; x+tw <= w; x++ {
 			a, b, c, d := y*(w+1)+x, y*(w+1)+x+tw, (y+th)*(w+1)+x, (y+th)*(w+1)+x+tw
@@ -147,9 +162,38 @@ func bestCorrelation(g *plane, t []float64, tw, th int) float64 {
 				}
 			}
 			if c := dot / math.Sqrt(v); c > best {
-				best = c
+				best, bestVar = c, v/n
 			}
 		}
 	}
-	return best
+	return best, bestVar
+}
+
+// ghostCeiling is ghostMatch.Ceiling for a match whose window's detail
+// variance per pixel is v, in g, the band-passed crop of the ghost zone
+// grown by a fifth of its size each way (compareGhost's ghost): the
+// surround is that margin, the outer sixth of the crop on each side, its
+// own border (where the band-pass runs off the picture) left out.
+func ghostCeiling(g *plane, v float64) float64 {
+	if v <= 0 {
+		return 0
+	}
+	mx, my := g.w/7, g.h/7
+	var s, q, n float64
+	for y := 2; y < g.h-2; y++ {
+		for x := 2; x < g.w-2; x++ {
+			if x >= mx && x < g.w-mx && y >= my && y < g.h-my {
+				continue
+			}
+			f := float64(g.p[y*g.w+x])
+			s += f
+			q += f * f
+			n++
+		}
+	}
+	if n < 16 {
+		return 0
+	}
+	clutter := q/n - (s/n)*(s/n)
+	return math.Sqrt(math.Max(v-clutter, 0) / v)
 }
