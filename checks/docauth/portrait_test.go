@@ -438,7 +438,7 @@ func TestGhostCeilingOnRenderedCards(t *testing.T) {
 	}
 	rec := recognizer(t)
 	reg := docdefs.Default()
-	gen, err := synth.New(synth.Options{Definitions: reg.All(), Seed: 61, Difficulty: synth.Easy, Attacks: true,
+	gen, err := synth.New(synth.Options{Definitions: reg.Drawn(), Seed: 61, Difficulty: synth.Easy, Attacks: true,
 		AttackKindsUsed: []string{synth.AttackPhotoSwap, synth.AttackEditedField, synth.AttackEditedMRZ}, Variant: synth.VariantColumns})
 	if err != nil {
 		t.Skip("synth:", err)

@@ -584,12 +584,14 @@ func (p *pool) readLines(ctx context.Context, st *sideText) ([]word, error) {
 			// A line of the side's larger print read as letters tesseract
 			// itself doubts (Kenyan read "so" at 15 under a stroke of
 			// artwork crossing its K) is read again black on white, and the
-			// surer reading is kept.
+			// second reading is kept when tesseract is sure of it and it
+			// reads more (a US visa's R C1/D, doubted both ways, keeps its
+			// first reading).
 			alt, err := p.lineWords(ctx, threshold(img, 128), gosseract.PSM_SINGLE_LINE)
 			if err != nil {
 				return nil, err
 			}
-			if lineScore(alt) > lineScore(ws) {
+			if !doubted(alt) && lineScore(alt) > lineScore(ws) {
 				ws = alt
 			}
 		}
