@@ -357,7 +357,7 @@ const (
 	// lighter by 3 grey levels or more measured up to 0.60 (a photo
 	// swap's surname over a tanzania_national_id's rosette; a genuine
 	// south_africa_id's number 0.57), and 0.7 leaves a margin; painted
-	// patches measured up to 1.5. A value lighter by less is not judged:
+	// patches measured up to 1.2. A value lighter by less is not judged:
 	// a surface flattened in its own tint is what a value printed in a
 	// plain panel looks like.
 	printMaxFlat  = 0.7
