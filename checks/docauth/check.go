@@ -445,12 +445,21 @@ func (k *Check) examine(ctx context.Context, c *idv.Case, in inputs) []layerResu
 // caption).
 func validityOf(in inputs) layerResult {
 	names := []string{"date_of_birth", "date_of_issue", "date_of_expiry"}
-	all := validity(collectDates(in.mrz, in.fields), in.now)
+	kind := ""
+	if in.def != nil {
+		kind = in.def.Kind
+	}
+	dated := func(fields map[string]string) dates {
+		ds := collectDates(in.mrz, fields)
+		ds.kind = kind
+		return ds
+	}
+	all := validity(dated(in.fields), in.now)
 	firm, weak := firmFields(in.readings, in.fields, names)
 	if len(all.findings) == 0 || len(weak) == 0 {
 		return all
 	}
-	lr := validity(collectDates(in.mrz, firm), in.now)
+	lr := validity(dated(firm), in.now)
 	lr.unexamined = append(weak, lr.unexamined...)
 	if lr.skipped != "" {
 		lr.skipped = "could not examine: the dates were read only weakly"

@@ -307,3 +307,95 @@ func BenchmarkValueGround(b *testing.B) {
 		}
 	}
 }
+
+// flatPatch paints the card's surface around the print in r (grown by
+// grow px) with one flat colour, its mean plus lighter grey levels,
+// leaving the ink: an editor's brush that covers the old value in the
+// card's own tint, or a printed strip matched to it, with the new value
+// printed on top. The artwork's fine lines are gone there; the tint is
+// about the card's.
+func flatPatch(img *image.NRGBA, r image.Rectangle, grow int, lighter float64) *image.NRGBA {
+	out := imaging.Clone(img)
+	l := lumaOf(img)
+	var hist [256]int
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			hist[clampByte(l.p[y*l.w+x])]++
+		}
+	}
+	th := otsu(hist[:], r.Dx()*r.Dy())
+	p := r.Inset(-grow)
+	var sum [3]float64
+	n := 0.0
+	for y := p.Min.Y; y < p.Max.Y; y++ {
+		for x := p.Min.X; x < p.Max.X; x++ {
+			if l.p[y*l.w+x] >= th {
+				i := img.PixOffset(x, y)
+				for k := 0; k < 3; k++ {
+					sum[k] += float64(img.Pix[i+k])
+				}
+				n++
+			}
+		}
+	}
+	for y := p.Min.Y; y < p.Max.Y; y++ {
+		for x := p.Min.X; x < p.Max.X; x++ {
+			if l.p[y*l.w+x] < th {
+				continue
+			}
+			i := out.PixOffset(x, y)
+			for k := 0; k < 3; k++ {
+				out.Pix[i+k] = uint8(math.Min(255, sum[k]/n+lighter))
+			}
+		}
+	}
+	return out
+}
+
+// A value whose surroundings were painted over in about the card's own
+// tint: the guilloche is gone around it and the surface is a little
+// lighter, too little for the lift alone (printMaxLift); the two together
+// name it. The issuer's values, and the same value on a patch that keeps
+// the artwork (a faint tint), are not named.
+func TestValueOnFlatPatchOnSpecimen(t *testing.T) {
+	img := imaging.Clone(specimenImage(t, "passeye_100_pass-fin.png"))
+	// enlarged 2.5 times: values about 30 px high, as on a rectified
+	// capture, where the guilloche's lines are several pixels apart
+	const k = 2.5
+	big := imaging.Resize(img, int(k*float64(img.Bounds().Dx())), 0, imaging.Linear)
+	b := big.Bounds()
+	boxes := map[string]image.Rectangle{}
+	rd := &idv.OCRReadings{Fields: map[string]idv.FieldReading{}}
+	for name, r := range finValues {
+		s := image.Rect(int(k*float64(r.Min.X)), int(k*float64(r.Min.Y)), int(k*float64(r.Max.X)), int(k*float64(r.Max.Y)))
+		boxes[name] = s
+		W, H := float64(b.Dx()), float64(b.Dy())
+		rd.Fields[name] = idv.FieldReading{Side: "front", How: "label", Conf: 90,
+			Box: [4]float64{float64(s.Min.X) / W, float64(s.Min.Y) / H, float64(s.Dx()) / W, float64(s.Dy()) / H}}
+	}
+	dob := boxes["date_of_birth"]
+	for _, tc := range []struct {
+		name string
+		img  *image.NRGBA
+		want []string
+	}{
+		{"genuine", big, nil},
+		{"date of birth on a flat patch in the card's tint", flatPatch(big, dob, dob.Dy()/3, 16), []string{"date_of_birth"}},
+		{"faint patch keeps the artwork", patch(big, dob, dob.Dy()/3, 0.15), nil},
+	} {
+		l := lumaOf(tc.img)
+		ps := sidePrints(l, "front", rd)
+		lifts(ps)
+		flats(ps)
+		var odd []string
+		for _, p := range ps {
+			if oddPrint(p) != "" {
+				odd = append(odd, p.field)
+			}
+			t.Logf("%s: %s lift %.1f flat %.2f (texture %.2f/%.2f, smoothed %.2f/%.2f)", tc.name, p.field, p.lift, p.flat, p.gr.TexIn, p.gr.TexOut, p.gr.Tex2In, p.gr.Tex2Out)
+		}
+		if len(odd) != len(tc.want) || len(odd) > 0 && odd[0] != tc.want[0] {
+			t.Errorf("%s: odd values %v, want %v", tc.name, odd, tc.want)
+		}
+	}
+}

@@ -17,7 +17,31 @@ type ground struct {
 	// In and Out are the surface's median luminance just around the
 	// value and farther out.
 	In, Out float64
-	ok      bool
+	// TexIn and TexOut are the surface's fine texture in the same rings:
+	// the median absolute difference of a pixel from its four
+	// neighbours' mean (grey levels), where all five are surface.
+	TexIn, TexOut float64
+	// Tex2In and Tex2Out: the same on the surface smoothed over 3 x 3
+	// pixels, against its neighbours two pixels away (a camera's noise
+	// averaged down, the artwork's fine lines kept).
+	Tex2In, Tex2Out float64
+	ok, texOK       bool
+}
+
+// flatness is how much finer the texture farther out is than just around
+// the value (log ratio; a floor of 0.3 grey levels keeps a surface without
+// any texture, a rendering without noise, from dividing by nothing), the
+// larger of the pixel and the smoothed measure: the first sees a patch on
+// a sharp capture, the second through a noisy one. ok is false when
+// either ring had too little surface.
+func (g ground) flatness() (float64, bool) {
+	if !g.texOK {
+		return 0, false
+	}
+	const floor = 0.3
+	a := math.Log((g.TexOut + floor) / (g.TexIn + floor))
+	b := math.Log((g.Tex2Out + floor) / (g.Tex2In + floor))
+	return math.Max(a, b), true
 }
 
 // lift is how much lighter the surface just around the value is than
@@ -57,22 +81,70 @@ func measureGround(l *plane, box image.Rectangle, height float64) ground {
 	// medians, not means: print lighter than the ink's threshold (a
 	// caption in a light colour just above a value, held-out
 	// tanzania_national_id) is a small part of either ring
-	var hIn, hOut [256]int
-	nIn, nOut := 0, 0
+	var hIn, hOut, tIn, tOut, uIn, uOut [256]int
+	nIn, nOut, mIn, mOut, kIn, kOut := 0, 0, 0, 0, 0, 0
+	// the surface smoothed over 3 x 3, over R (separable: rows of three,
+	// then three rows)
+	row3 := make([]float32, w*h)
+	for y := 0; y < h; y++ {
+		src := l.p[(R.Min.Y+y)*l.w+R.Min.X:]
+		dst := row3[y*w:]
+		for x := 1; x < w-1; x++ {
+			dst[x] = src[x-1] + src[x] + src[x+1]
+		}
+	}
+	box3 := make([]float32, w*h)
+	for y := 1; y < h-1; y++ {
+		a, b, c, dst := row3[(y-1)*w:], row3[y*w:], row3[(y+1)*w:], box3[y*w:]
+		for x := 1; x < w-1; x++ {
+			dst[x] = (a[x] + b[x] + c[x]) / 9
+		}
+	}
+	clear3 := func(x, y int) bool { // no ink within 3 px of (x, y) along the cross
+		return x >= 3 && y >= 3 && x < w-3 && y < h-3 && !near[y*w+x-2] && !near[y*w+x+2] && !near[(y-2)*w+x] && !near[(y+2)*w+x]
+	}
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			if near[y*w+x] {
 				continue
 			}
 			pt := image.Pt(R.Min.X+x, R.Min.Y+y)
-			v := clampByte(l.p[pt.Y*l.w+pt.X])
+			i := pt.Y*l.w + pt.X
+			v := clampByte(l.p[i])
+			t := -1
+			if x > 0 && y > 0 && x < w-1 && y < h-1 && !near[y*w+x-1] && !near[y*w+x+1] && !near[(y-1)*w+x] && !near[(y+1)*w+x] {
+				d := l.p[i] - (l.p[i-1]+l.p[i+1]+l.p[i-l.w]+l.p[i+l.w])/4
+				t = min(255, int(math.Abs(float64(d))*8))
+			}
+			u := -1
+			if clear3(x, y) {
+				j := y*w + x
+				d := box3[j] - (box3[j-2]+box3[j+2]+box3[j-2*w]+box3[j+2*w])/4
+				u = min(255, int(math.Abs(float64(d))*8))
+			}
 			switch {
 			case pt.In(inB):
 				hIn[v]++
 				nIn++
+				if t >= 0 {
+					tIn[t]++
+					mIn++
+				}
+				if u >= 0 {
+					uIn[u]++
+					kIn++
+				}
 			case !pt.In(outB):
 				hOut[v]++
 				nOut++
+				if t >= 0 {
+					tOut[t]++
+					mOut++
+				}
+				if u >= 0 {
+					uOut[u]++
+					kOut++
+				}
 			}
 		}
 	}
@@ -82,6 +154,11 @@ func measureGround(l *plane, box image.Rectangle, height float64) ground {
 		return g
 	}
 	g.In, g.Out, g.ok = histMedian(hIn[:], nIn), histMedian(hOut[:], nOut), true
+	if mIn >= 20 && mOut >= 20 && kIn >= 20 && kOut >= 20 {
+		g.TexIn, g.TexOut = histMedian(tIn[:], mIn)/8, histMedian(tOut[:], mOut)/8
+		g.Tex2In, g.Tex2Out = histMedian(uIn[:], kIn)/8, histMedian(uOut[:], kOut)/8
+		g.texOK = true
+	}
 	return g
 }
 

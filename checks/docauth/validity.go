@@ -33,7 +33,33 @@ type dates struct {
 	birth, issue, expiry *dated
 	// unreal names dates that are present but not calendar dates.
 	unreal []string
+	// kind is the document's kind (the definition's: passport, id_card,
+	// ...), for the longest validity an issuer gives it; "" leaves the
+	// validity period unjudged.
+	kind string
 }
+
+// maxValidityYears is the longest an issuer makes a document of a kind
+// valid for. Passports: ten years everywhere we know of (ICAO 9303 leaves
+// it to the states; none issues longer). Other documents: fifteen, the
+// longest we know of (French identity cards issued to adults between 2004
+// and 2021); the issuers our definitions name give their cards ten or
+// fewer. Not fitted to any corpus: our renderer makes cards valid ten
+// years and licences five.
+func maxValidityYears(kind string) int {
+	switch kind {
+	case "":
+		return 0
+	case "passport":
+		return 10
+	}
+	return 15
+}
+
+// validitySlack is what an expiry may run beyond the longest validity:
+// passports renewed early carried up to nine months of the old one's over
+// (the United Kingdom until 2018), and a few days' rounding.
+const validitySlack = 1
 
 func collectDates(m *idv.MRZData, fields map[string]string) dates {
 	var ds dates
@@ -124,6 +150,20 @@ func validity(ds dates, now time.Time) layerResult {
 	}
 	if b, e := ds.birth, ds.expiry; b != nil && e != nil && !e.t.After(b.t) {
 		add(ReasonDatesInvalid, b.checked && e.checked, "expires before the holder was born")
+	}
+	if years := maxValidityYears(ds.kind); years > 0 && ds.expiry != nil {
+		// An expiry further ahead than the document can be valid for
+		// was issued in the future, or was moved on: a forger extending
+		// a card's life (and its MRZ with it) rarely knows the issuer's
+		// period. Review only: the period is the kind's, not the issuer's.
+		e := ds.expiry
+		longest := day.AddDate(years+validitySlack, 0, 0)
+		switch is := ds.issue; {
+		case e.t.After(longest):
+			add(ReasonDatesInvalid, false, fmt.Sprintf("expires on %s (%s), more than %d years from today: no %s is valid that long", e.t.Format("2006-01-02"), e.source, years, ds.kind))
+		case is != nil && is.t.Before(e.t) && e.t.After(is.t.AddDate(years+validitySlack, 0, 0)):
+			add(ReasonDatesInvalid, false, fmt.Sprintf("valid from %s to %s, more than %d years: no %s is valid that long", is.t.Format("2006-01-02"), e.t.Format("2006-01-02"), years, ds.kind))
+		}
 	}
 	if ds.birth == nil && ds.expiry == nil && ds.issue == nil {
 		lr.skipped = "no date was read from the MRZ or the print"

@@ -59,6 +59,47 @@ func TestValidity(t *testing.T) {
 	}
 }
 
+// An expiry further off than the document's kind is ever valid for: the
+// expiry was moved on (a forger extending the card, MRZ and all), or the
+// card was issued in the future. Review, never failure.
+func TestValidityPeriod(t *testing.T) {
+	now := time.Date(2026, 6, 1, 15, 0, 0, 0, time.UTC)
+	ok := map[string]bool{"date_of_birth": true, "date_of_expiry": true}
+	for _, tc := range []struct {
+		name, kind string
+		mrzExpiry  string
+		fields     map[string]string
+		flagged    bool
+	}{
+		{"passport issued today for ten years", "passport", "2036-05-31", nil, false},
+		{"passport with nine months carried over", "passport", "2037-02-28", nil, false},
+		{"passport extended, MRZ rewritten", "passport", "2039-05-31", nil, true},
+		{"identity card for fifteen years", "id_card", "2041-05-31", nil, false},
+		{"identity card extended beyond fifteen", "id_card", "2043-01-01", nil, true},
+		{"printed issue and expiry twelve years apart on a passport", "passport", "2032-01-01",
+			map[string]string{"date_of_issue": "01.01.2020"}, true},
+		{"printed issue and expiry ten years apart", "passport", "2029-12-31",
+			map[string]string{"date_of_issue": "01.01.2020"}, false},
+		{"card twenty years apart, expiry near", "id_card", "2030-01-01",
+			map[string]string{"date_of_issue": "01.01.2010"}, true},
+		{"no kind: not judged", "", "2060-01-01", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := collectDates(&idv.MRZData{DateOfBirth: "1990-01-02", DateOfExpiry: tc.mrzExpiry, Checks: ok}, tc.fields)
+			ds.kind = tc.kind
+			lr := validity(ds, now)
+			if got := len(lr.findings) > 0; got != tc.flagged {
+				t.Fatalf("findings %+v, want flagged=%v", lr.findings, tc.flagged)
+			}
+			for _, f := range lr.findings {
+				if f.code != ReasonDatesInvalid || f.fail {
+					t.Errorf("finding %+v, want %s for review", f, ReasonDatesInvalid)
+				}
+			}
+		})
+	}
+}
+
 func TestValidityMisreadDateUnexamined(t *testing.T) {
 	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
 	lr := validity(collectDates(nil, map[string]string{"date_of_birth": "31.02.1990", "date_of_expiry": "01.01.2030"}), now)

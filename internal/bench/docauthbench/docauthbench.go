@@ -28,6 +28,16 @@ import (
 // Genuine is the kind of a capture that is no attack.
 const Genuine = "genuine"
 
+// CardGenuine says whether a kind leaves the document genuine: no attack,
+// or one of synth's selfie attacks (print and screen_replay present the
+// selfie on paper or a screen; the card is photographed as it is). For
+// those the authenticity check must pass the card, and a capture not
+// passed is a false flag, as for a genuine one. The document's own screen
+// replay and print are synth's document_screen and colour_print.
+func CardGenuine(kind string) bool {
+	return kind == Genuine || kind == synth.AttackPrint || kind == synth.AttackScreen
+}
+
 // Sample is one capture set with what the corpus says it is.
 type Sample struct {
 	Name       string
@@ -96,8 +106,8 @@ func docAuthVerdict(sec docauth.Section) Verdict {
 }
 
 // Surprise reports whether a sample's verdict is the wrong one: a genuine
-// capture not passed, or an attack passed.
-func (v Verdict) Surprise(kind string) bool { return (kind == Genuine) == v.NotPass }
+// card not passed, or an attack on the card passed.
+func (v Verdict) Surprise(kind string) bool { return CardGenuine(kind) == v.NotPass }
 
 // Surprise is a sample with the wrong verdict.
 type Surprise struct {
@@ -112,6 +122,9 @@ type Options struct {
 	Seed   uint64
 	Count  int
 	Levels []string
+	// AttackKinds are the attacks rendered when Dirs is empty (synth's
+	// names); empty means every kind synth renders.
+	AttackKinds []string
 	// OCRCache, when set, is a folder where ocr_extraction's outputs are
 	// kept per capture and taken from on later runs (see ocrState): for
 	// measuring changes to the authenticity check alone.
@@ -238,15 +251,16 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	defs := reg.Drawn()
 	for _, lv := range o.Levels {
-		gen, err := synth.New(synth.Options{Definitions: defs, Seed: o.Seed, Difficulty: synth.Difficulty(lv), Attacks: true})
+		kinds := o.AttackKinds
+		if len(kinds) == 0 {
+			kinds = synth.AllAttackKinds
+		}
+		gen, err := synth.New(synth.Options{Definitions: defs, Seed: o.Seed, Difficulty: synth.Difficulty(lv), Attacks: true, AttackKindsUsed: kinds})
 		if err != nil {
 			return nil, err
 		}
 		for i := 0; i < o.Count; i++ {
 			kind := gen.AttackFor(i)
-			if kind == synth.AttackPrint || kind == synth.AttackScreen {
-				continue // selfie attacks: liveness's business
-			}
 			smp, err := gen.Sample(ctx, i)
 			if err != nil {
 				return nil, err
@@ -269,7 +283,8 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 var ErrNoSamples = errors.New("no sample folders (*/truth.json)")
 
 // EachCorpusSample calls fn on each sample folder tambua synth --out wrote
-// in dir, selfie attacks left out (they are liveness's business).
+// in dir; a selfie attack's card is genuine and counted under its kind
+// (CardGenuine).
 func EachCorpusSample(dir string, fn func(Sample) error) error {
 	truths, err := filepath.Glob(filepath.Join(dir, "*", "truth.json"))
 	if err != nil {
@@ -291,9 +306,6 @@ func EachCorpusSample(dir string, fn func(Sample) error) error {
 		kind := Genuine
 		if tr.Attack != nil {
 			kind = *tr.Attack
-		}
-		if kind == synth.AttackPrint || kind == synth.AttackScreen {
-			continue
 		}
 		sd := filepath.Dir(tp)
 		front, err := os.ReadFile(filepath.Join(sd, "front.jpg"))

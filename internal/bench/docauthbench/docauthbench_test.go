@@ -41,6 +41,10 @@ func TestVerdicts(t *testing.T) {
 			if got := tc.v.Surprise(synth.AttackPhotoSwap); got != tc.attacked {
 				t.Errorf("surprise for an attack = %v", got)
 			}
+			// a selfie attack leaves the card genuine
+			if got := tc.v.Surprise(synth.AttackScreen); got != tc.genuine {
+				t.Errorf("surprise for a selfie screen replay = %v", got)
+			}
 		})
 	}
 }
@@ -88,10 +92,12 @@ func TestEachCorpusSample(t *testing.T) {
 	want := []Sample{
 		{Name: filepath.Join(dir, "00000"), Config: "kenya_national_id", Difficulty: "easy", Kind: Genuine,
 			Front: []byte("front of 00000"), Back: []byte("back of 00000")},
+		{Name: filepath.Join(dir, "00001"), Config: "kenya_national_id", Difficulty: "easy", Kind: synth.AttackPrint,
+			Front: []byte("front of 00001"), Back: []byte("back of 00001")},
 		{Name: filepath.Join(dir, "00002"), Config: "ke_passport", Difficulty: "hard", Kind: "photo_swap", Front: []byte("front of 00002")},
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %+v\nwant %+v (in order, the selfie attack left out)", got, want)
+		t.Errorf("got %+v\nwant %+v (in order, the selfie attack counted under its kind)", got, want)
 	}
 	write("00003", `{"config":`, false)
 	if err := EachCorpusSample(dir, func(Sample) error { return nil }); err == nil || bench.IsInput(err) {
