@@ -584,14 +584,17 @@ func (p *pool) readLines(ctx context.Context, st *sideText) ([]word, error) {
 			// A line of the side's larger print read as letters tesseract
 			// itself doubts (Kenyan read "so" at 15 under a stroke of
 			// artwork crossing its K) is read again black on white, and the
-			// second reading is kept when tesseract is sure of it and it
-			// reads more (a US visa's R C1/D, doubted both ways, keeps its
-			// first reading).
+			// second reading is kept when tesseract is sure of every word
+			// of it (70 and more: print read again reads at 90 and more, a
+			// signature's stroke read Aree at 50 on an HTML dev2 passport
+			// page), it reads more, and its words span half the line at
+			// least (Msimbo / Code KEN, doubted, read KEN alone). A US
+			// visa's R C1/D, doubted both ways, keeps its first reading.
 			alt, err := p.lineWords(ctx, threshold(img, 128), gosseract.PSM_SINGLE_LINE)
 			if err != nil {
 				return nil, err
 			}
-			if !doubted(alt) && lineScore(alt) > lineScore(ws) {
+			if betterReading(ws, alt, img.Bounds().Dx()-40) {
 				ws = alt
 			}
 		}
@@ -638,6 +641,32 @@ func largerPrint(lines []textLine) int {
 	}
 	slices.Sort(hs)
 	return hs[len(hs)/2]
+}
+
+// betterReading: the second reading alt of a doubted line is kept over
+// ws (readLines), width being the line's print in the line image.
+func betterReading(ws, alt []word, width int) bool {
+	return sure(alt) && lineScore(alt) > lineScore(ws) && 2*wordsSpan(alt) >= width
+}
+
+// wordsSpan is how wide a line's words are together, in the line
+// image's pixels.
+func wordsSpan(ws []word) int {
+	n := 0
+	for _, w := range ws {
+		n += w.box.Dx()
+	}
+	return n
+}
+
+// sure: tesseract read every word of a line at 70 or more.
+func sure(ws []word) bool {
+	for _, w := range ws {
+		if w.conf < 70 {
+			return false
+		}
+	}
+	return len(ws) > 0
 }
 
 // doubted: tesseract read every word of a line under doubtConf.

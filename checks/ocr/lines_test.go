@@ -457,3 +457,28 @@ func TestReadLinesRereadsADoubtedValue(t *testing.T) {
 		t.Errorf("words %q, want Kenyan among them", texts)
 	}
 }
+
+// A doubted line's second reading is kept only when tesseract is sure of
+// it, it reads more, and it spans the line.
+func TestBetterReading(t *testing.T) {
+	w := func(x0, x1 int, text string, conf float64) word {
+		return word{box: image.Rect(x0, 20, x1, 60), text: text, conf: conf}
+	}
+	cases := []struct {
+		name    string
+		ws, alt []word
+		width   int
+		want    bool
+	}{
+		{"a word crossed by artwork", []word{w(31, 144, "so", 15)}, []word{w(32, 138, "Kenyan", 96)}, 125, true},
+		{"a signature", []word{w(28, 252, "WY", 24)}, []word{w(29, 251, "Aree", 50)}, 272, false},
+		{"one word of a line", []word{w(36, 203, "nd", 5)}, []word{w(33, 83, "KEN", 96)}, 190, false},
+		{"doubted both ways", []word{w(20, 40, "R", 30), w(50, 120, "C1/D", 38)}, []word{w(50, 90, "C1", 38), w(95, 120, "D", 38)}, 110, false},
+		{"read as nothing", []word{w(31, 144, "so", 15)}, nil, 125, false},
+	}
+	for _, tc := range cases {
+		if got := betterReading(tc.ws, tc.alt, tc.width); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
