@@ -1,7 +1,6 @@
 package ocr
 
 import (
-	"fmt"
 	"image"
 	"sort"
 
@@ -60,7 +59,7 @@ func byOrder(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]f
 		for _, it := range items {
 			all = append(all, lines[it.line])
 		}
-		placeInOrder(st, st.fs, all)
+		st.placeEach(st.fs, all, "by reading order", inOrderLine)
 		return
 	}
 	if len(anchored) < 2 {
@@ -108,7 +107,7 @@ func byOrder(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]f
 				between = append(between, lines[it.line])
 			}
 			if ok {
-				placeInOrder(st, st.fs[i:j], between)
+				st.placeEach(st.fs[i:j], between, "by reading order", inOrderLine)
 			}
 		}
 		i = j
@@ -137,36 +136,12 @@ func orderLines(cs []candidate) [][]candidate {
 	return out
 }
 
-// placeInOrder gives run's fields the lines in order when they are as
-// many and each line fits its field surely, whole or from one of its
-// words on (a caption's remains before a value). A lone glyph is no
-// value of a field whose values are words (a speck read 'T before a
-// Tanzanian's middle name, on a synth columns card of seed 12, hard).
-func placeInOrder(st *stacker, run []idv.FieldDef, lines [][]candidate) {
-	if len(lines) != len(run) {
-		return
-	}
-	reads := make([]fieldRead, len(run))
-	for k, f := range run {
-		found := false
-		for _, c := range lines[k] {
-			sub, v, fit := st.ly.fits(f, c)
-			if !fit || len(sub.words) != len(c.words) || sub.conf < shapeConf || !inCharset(f, c.text) || wordValued(f) && alnumLen(c.text) == 1 {
-				continue
-			}
-			reads[k] = fieldRead{box: sub.box, how: "stack", raw: fmt.Sprintf("by reading order %s|%.0f", sub.text, sub.conf),
-				value: v, valid: true, conf: sub.conf}
-			found = true
-			break
-		}
-		if !found {
-			return
-		}
-	}
-	for k, f := range run {
-		st.rs[f.Name] = reads[k]
-	}
-	st.placed += len(run)
+// inOrderLine: a line byOrder may give f, besides fitting it surely:
+// every letter and digit in f's set, and no lone glyph for a field whose
+// values are words (a speck read 'T before a Tanzanian's middle name, on
+// a synth columns card of seed 12, hard).
+func inOrderLine(f idv.FieldDef, c candidate) bool {
+	return inCharset(f, c.text) && !(wordValued(f) && alnumLen(c.text) == 1)
 }
 
 // oneSize: the lines' heights differ by less than half (valueSized's

@@ -692,7 +692,7 @@ func byRow(d *idv.DocumentDefinition, side string, ly *layout, rs map[string]fie
 				right = r.box
 			}
 		}
-		st.placeRow(fs[i:j], ly.rowRuns(left.box, right, st.readBoxes()))
+		st.placeEach(fs[i:j], ly.rowRuns(left.box, right, st.readBoxes()), "by its row", nil)
 		i = j - 1
 	}
 }
@@ -744,20 +744,23 @@ func (ly *layout) rowRuns(left, right image.Rectangle, used []fieldRead) [][]can
 	return out
 }
 
-// placeRow gives run's fields the runs left to right when there are
-// exactly as many and each holds a candidate that fits its field surely
-// (the longest that does).
-func (st *stacker) placeRow(run []idv.FieldDef, runs [][]candidate) {
-	if len(runs) != len(run) {
+// placeEach gives run's fields one line each, in order, when they are
+// as many and each line fits its field surely, whole: the first of a
+// line's candidates (longest first: the whole run, then from each of its
+// words on) that does and that also accepts, when given. by says how the
+// field was found, in the reading's raw text (byRow's row, byOrder's
+// reading order).
+func (st *stacker) placeEach(run []idv.FieldDef, lines [][]candidate, by string, also func(idv.FieldDef, candidate) bool) {
+	if len(lines) != len(run) {
 		return
 	}
 	reads := make([]fieldRead, len(run))
 	for k, f := range run {
 		found := false
-		for _, c := range runs[k] {
+		for _, c := range lines[k] {
 			sub, v, fit := st.ly.fits(f, c)
-			if fit && len(sub.words) == len(c.words) && sub.conf >= shapeConf {
-				reads[k] = fieldRead{box: sub.box, how: "stack", raw: fmt.Sprintf("by its row %s|%.0f", sub.text, sub.conf),
+			if fit && len(sub.words) == len(c.words) && sub.conf >= shapeConf && (also == nil || also(f, c)) {
+				reads[k] = fieldRead{box: sub.box, how: "stack", raw: fmt.Sprintf("%s %s|%.0f", by, sub.text, sub.conf),
 					value: v, valid: true, conf: sub.conf}
 				found = true
 				break
@@ -770,6 +773,7 @@ func (st *stacker) placeRow(run []idv.FieldDef, runs [][]candidate) {
 	for k, f := range run {
 		st.rs[f.Name] = reads[k]
 	}
+	st.placed += len(run)
 }
 
 // inCharset: every letter and digit of text is in f's character set (any
