@@ -33,11 +33,12 @@ func init() { C.quiet() }
 // num_threads clause, which overrides the thread count), so the count
 // set here alone does not hold: dynamic adjustment cut each team to one,
 // but libgomp decides that by asking the kernel for the CPUs it may use
-// and the load average (sched_getaffinity and sysinfo), two system calls
-// a time step. No active levels (max-active-levels 0, a process-wide
+// and the load average (sched_getaffinity and sysinfo) at every
+// parallel region, some 1240 system calls a line read. No active levels (max-active-levels 0, a process-wide
 // setting in libgomp) runs every parallel region on the calling thread
 // without asking: the same one thread, the same readings (437 line reads
-// of four synth cards identical), 8 to 10 % less CPU in tesseract.
+// of four synth cards identical), 10 to 13 % less CPU a line read
+// (docs/ocr.md, Speed, eighth round).
 func LockSingleThread() func() {
 	runtime.LockOSThread()
 	C.single_thread()
