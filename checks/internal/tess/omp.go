@@ -6,7 +6,7 @@ package tess
 // #cgo LDFLAGS: -lgomp -llept
 // #include <omp.h>
 // #include <leptonica/allheaders.h>
-// static void single_thread(void) { omp_set_dynamic(1); omp_set_num_threads(1); }
+// static void single_thread(void) { omp_set_dynamic(1); omp_set_num_threads(1); omp_set_max_active_levels(0); }
 // static void quiet(void) { setMsgSeverity(L_SEVERITY_NONE); }
 import "C"
 
@@ -28,6 +28,17 @@ func init() { C.quiet() }
 // while they wait, which on a busy machine costs more than they save, and
 // the checks get their concurrency from several clients anyway. The
 // OpenMP thread count is a per-thread setting, hence the pinning.
+//
+// Tesseract asks for a team of four in every LSTM time step (a
+// num_threads clause, which overrides the thread count), so the count
+// set here alone does not hold: dynamic adjustment cut each team to one,
+// but libgomp decides that by asking the kernel for the CPUs it may use
+// and the load average (sched_getaffinity and sysinfo) at every
+// parallel region, some 1240 system calls a line read. No active levels (max-active-levels 0, a process-wide
+// setting in libgomp) runs every parallel region on the calling thread
+// without asking: the same one thread, the same readings (437 line reads
+// of four synth cards identical), 10 to 13 % less CPU a line read
+// (docs/ocr.md, Speed, eighth round).
 func LockSingleThread() func() {
 	runtime.LockOSThread()
 	C.single_thread()
