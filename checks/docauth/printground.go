@@ -81,8 +81,7 @@ func measureGround(l *plane, box image.Rectangle, height float64) ground {
 	// medians, not means: print lighter than the ink's threshold (a
 	// caption in a light colour just above a value, held-out
 	// tanzania_national_id) is a small part of either ring
-	var hIn, hOut, tIn, tOut, uIn, uOut [256]int
-	nIn, nOut, mIn, mOut, kIn, kOut := 0, 0, 0, 0, 0, 0
+	var in, out ring
 	// the surface smoothed over 3 x 3, over R (separable: rows of three,
 	// then three rows)
 	row3 := make([]float32, w*h)
@@ -124,42 +123,45 @@ func measureGround(l *plane, box image.Rectangle, height float64) ground {
 			}
 			switch {
 			case pt.In(inB):
-				hIn[v]++
-				nIn++
-				if t >= 0 {
-					tIn[t]++
-					mIn++
-				}
-				if u >= 0 {
-					uIn[u]++
-					kIn++
-				}
+				in.add(v, t, u)
 			case !pt.In(outB):
-				hOut[v]++
-				nOut++
-				if t >= 0 {
-					tOut[t]++
-					mOut++
-				}
-				if u >= 0 {
-					uOut[u]++
-					kOut++
-				}
+				out.add(v, t, u)
 			}
 		}
 	}
 	// too little surface to compare (a value whose letters fill its box,
 	// or one at the card's edge)
-	if nIn < 20 || nOut < 20 {
+	if in.nLum < 20 || out.nLum < 20 {
 		return g
 	}
-	g.In, g.Out, g.ok = histMedian(hIn[:], nIn), histMedian(hOut[:], nOut), true
-	if mIn >= 20 && mOut >= 20 && kIn >= 20 && kOut >= 20 {
-		g.TexIn, g.TexOut = histMedian(tIn[:], mIn)/8, histMedian(tOut[:], mOut)/8
-		g.Tex2In, g.Tex2Out = histMedian(uIn[:], kIn)/8, histMedian(uOut[:], kOut)/8
+	g.In, g.Out, g.ok = histMedian(in.lum[:], in.nLum), histMedian(out.lum[:], out.nLum), true
+	if in.nFine >= 20 && out.nFine >= 20 && in.nCoarse >= 20 && out.nCoarse >= 20 {
+		g.TexIn, g.TexOut = histMedian(in.fine[:], in.nFine)/8, histMedian(out.fine[:], out.nFine)/8
+		g.Tex2In, g.Tex2Out = histMedian(in.coarse[:], in.nCoarse)/8, histMedian(out.coarse[:], out.nCoarse)/8
 		g.texOK = true
 	}
 	return g
+}
+
+// ring counts one ring of surface around a value: its luminance, and its
+// fine and coarse texture where they could be measured (-1 where ink was
+// too near), each a histogram with its count.
+type ring struct {
+	lum, fine, coarse    [256]int
+	nLum, nFine, nCoarse int
+}
+
+func (r *ring) add(v, fine, coarse int) {
+	r.lum[v]++
+	r.nLum++
+	if fine >= 0 {
+		r.fine[fine]++
+		r.nFine++
+	}
+	if coarse >= 0 {
+		r.coarse[coarse]++
+		r.nCoarse++
+	}
 }
 
 // histMedian is the median of n values counted in hist (one bin per
