@@ -580,16 +580,15 @@ func (p *pool) readLines(ctx context.Context, st *sideText) ([]word, error) {
 				return nil, err
 			}
 		}
-		if len(ws) > 0 && !l.light && l.n >= 3 && l.glyphH >= bigH && doubted(ws) {
+		if _, hi := confRange(ws); len(ws) > 0 && !l.light && l.n >= 3 && l.glyphH >= bigH && hi < doubtConf {
 			// A line of the side's larger print read as letters tesseract
 			// itself doubts (Kenyan read "so" at 15 under a stroke of
 			// artwork crossing its K) is read again black on white, and the
 			// second reading is kept when tesseract is sure of every word
-			// of it (70 and more: print read again reads at 90 and more, a
-			// signature's stroke read Aree at 50 on an HTML dev2 passport
-			// page), it reads more, and its words span half the line at
-			// least (Msimbo / Code KEN, doubted, read KEN alone). A US
-			// visa's R C1/D, doubted both ways, keeps its first reading.
+			// of it (rereadConf), it reads more, and its words span half
+			// the line at least (Msimbo / Code KEN, doubted, read KEN
+			// alone). A US visa's R C1/D, doubted both ways, keeps its
+			// first reading.
 			alt, err := p.lineWords(ctx, threshold(img, 128), gosseract.PSM_SINGLE_LINE)
 			if err != nil {
 				return nil, err
@@ -646,7 +645,8 @@ func largerPrint(lines []textLine) int {
 // betterReading: the second reading alt of a doubted line is kept over
 // ws (readLines), width being the line's print in the line image.
 func betterReading(ws, alt []word, width int) bool {
-	return sure(alt) && lineScore(alt) > lineScore(ws) && 2*wordsSpan(alt) >= width
+	lo, _ := confRange(alt)
+	return len(alt) > 0 && lo >= rereadConf && lineScore(alt) > lineScore(ws) && 2*wordsSpan(alt) >= width
 }
 
 // wordsSpan is how wide a line's words are together, in the line
@@ -659,24 +659,16 @@ func wordsSpan(ws []word) int {
 	return n
 }
 
-// sure: tesseract read every word of a line at 70 or more.
-func sure(ws []word) bool {
-	for _, w := range ws {
-		if w.conf < 70 {
-			return false
+// confRange is the lowest and highest confidence of a line's words; 0
+// and 0 for a line read as nothing.
+func confRange(ws []word) (lo, hi float64) {
+	for i, w := range ws {
+		if i == 0 || w.conf < lo {
+			lo = w.conf
 		}
+		hi = max(hi, w.conf)
 	}
-	return len(ws) > 0
-}
-
-// doubted: tesseract read every word of a line under doubtConf.
-func doubted(ws []word) bool {
-	for _, w := range ws {
-		if w.conf >= doubtConf {
-			return false
-		}
-	}
-	return true
+	return lo, hi
 }
 
 // doubtConf is the confidence under which every word of a line of larger
@@ -684,6 +676,11 @@ func doubted(ws []word) bool {
 // medium: a clean Kenyan read "so" at 15; letters read well score 80 and
 // more).
 const doubtConf = 40
+
+// rereadConf is the confidence every word of a doubted line's second
+// reading needs to be kept (print read again reads at 90 and more, a
+// signature's stroke read Aree at 50 on an HTML dev2 passport page).
+const rereadConf = 70
 
 // lightConf is the word confidence a word of a light-print line needs.
 const lightConf = 60
