@@ -132,43 +132,38 @@ func deviations(ps []printed) {
 	}
 }
 
-// lifts sets each value's lift against the median of the others' of its
-// side (at least three others whose surface could be measured): the
+// lifts sets each value's lift against the others' of its side: the
 // card's own background, light and exposure are the same for all of them,
 // so a value printed on a patch stands apart however light the card is.
 func lifts(ps []printed) {
-	for i := range ps {
-		if !ps[i].gr.ok {
-			continue
-		}
-		var o []float64
-		for j, q := range ps {
-			if j != i && q.gr.ok {
-				o = append(o, q.gr.lift())
-			}
-		}
-		if len(o) < 3 {
-			continue
-		}
-		sort.Float64s(o)
-		ps[i].lift = ps[i].gr.lift() - o[len(o)/2]
+	for i, d := range againstOthers(ps, func(g ground) (float64, bool) { return g.lift(), g.ok }) {
+		ps[i].lift = d
 	}
 }
 
-// flats sets each value's flatness against the median of the others' of
-// its side (at least three others whose texture could be measured), as
+// flats sets each value's flatness against the others' of its side, as
 // lifts does for the lightness: the card's artwork and the capture's
 // sharpness and noise are the same around every value, so only a value
 // whose surroundings were painted over stands apart.
 func flats(ps []printed) {
+	for i, d := range againstOthers(ps, ground.flatness) {
+		ps[i].flat = d
+	}
+}
+
+// againstOthers is each value's measure of its surface less the median
+// of the others' of its side, when it and at least three others could be
+// measured; 0 otherwise.
+func againstOthers(ps []printed, measure func(ground) (float64, bool)) []float64 {
+	out := make([]float64, len(ps))
 	for i := range ps {
-		f, ok := ps[i].gr.flatness()
+		v, ok := measure(ps[i].gr)
 		if !ok {
 			continue
 		}
 		var o []float64
 		for j, q := range ps {
-			if g, ok := q.gr.flatness(); j != i && ok {
+			if g, ok := measure(q.gr); j != i && ok {
 				o = append(o, g)
 			}
 		}
@@ -176,8 +171,9 @@ func flats(ps []printed) {
 			continue
 		}
 		sort.Float64s(o)
-		ps[i].flat = f - o[len(o)/2]
+		out[i] = v - o[len(o)/2]
 	}
+	return out
 }
 
 // tiltAt is the tilt the values (xs, ys, ts, weights ws) predict at
