@@ -195,6 +195,14 @@ func genericChecks(d *idv.DocumentDefinition, ly *layout, rs map[string]fieldRea
 			rs[name] = r
 		}
 	}
+	// The boxes of what was read, taken before any is dropped so that
+	// the checks do not depend on the order they run in.
+	read := map[string]image.Rectangle{}
+	for name, r := range rs {
+		if r.valid {
+			read[name] = r.box
+		}
+	}
 	for name, r := range rs {
 		f, ok := d.Field(name)
 		if !ok || !r.valid || len(ly.pg.words) == 0 {
@@ -202,7 +210,13 @@ func genericChecks(d *idv.DocumentDefinition, ly *layout, rs map[string]fieldRea
 		}
 		switch f.MRZ {
 		case "issuing_state", "nationality":
-			if !ly.wholeRun(r.box) || !ly.wholeWords(r.box, r.value) {
+			var others []image.Rectangle
+			for n, b := range read {
+				if n != name {
+					others = append(others, b)
+				}
+			}
+			if !ly.wholeRun(r.box, others...) || !ly.wholeWords(r.box, r.value) {
 				drop(name)
 			}
 		case "surname", "given_names":
@@ -251,8 +265,11 @@ func (ly *layout) wordsIn(r image.Rectangle) []int {
 }
 
 // wholeRun: the words in r are the whole run of words on their line, no
-// word with letters set close before or after them.
-func (ly *layout) wholeRun(r image.Rectangle) bool {
+// word with letters set close before or after them, but for words of
+// other fields' values read in the boxes others (UTO of Code: UTO set a
+// word space before DL2G36R4VG, the document number read under its
+// caption, on a synth columns card of seed 16).
+func (ly *layout) wholeRun(r image.Rectangle, others ...image.Rectangle) bool {
 	in := ly.wordsIn(r)
 	if len(in) == 0 {
 		// A value read from a crop where the page had no word.
@@ -263,11 +280,23 @@ func (ly *layout) wholeRun(r image.Rectangle) bool {
 		inside[i] = true
 	}
 	for _, i := range ly.segment(in[0]) {
-		if !inside[i] && strings.IndexFunc(ly.pg.words[i].text, unicode.IsLetter) >= 0 {
+		if !inside[i] && strings.IndexFunc(ly.pg.words[i].text, unicode.IsLetter) >= 0 && !ly.inAny(i, others) {
 			return false
 		}
 	}
 	return true
+}
+
+// inAny: word i's centre lies in one of rs.
+func (ly *layout) inAny(i int, rs []image.Rectangle) bool {
+	b := ly.pg.words[i].box
+	c := image.Pt((b.Min.X+b.Max.X)/2, (b.Min.Y+b.Max.Y)/2)
+	for _, r := range rs {
+		if c.In(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // afterSlash: the page read the words in r as two forms of one value

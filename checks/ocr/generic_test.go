@@ -146,6 +146,8 @@ func TestGenericLayoutChecks(t *testing.T) {
 	ly := newLayout(pg, d, "front")
 	assert.False(t, ly.wholeRun(image.Rect(428, 298, 462, 332)), "OF of REPUBLIC OF CHINA")
 	assert.True(t, ly.wholeRun(image.Rect(298, 398, 352, 432)))
+	assert.False(t, ly.wholeRun(image.Rect(298, 298, 422, 332)), "REPUBLIC of REPUBLIC OF CHINA")
+	assert.True(t, ly.wholeRun(image.Rect(298, 298, 422, 332), image.Rect(428, 298, 562, 332)), "REPUBLIC before OF CHINA, another field's value")
 	s, g, ok := ly.commaSplit(image.Rect(298, 128, 482, 162))
 	assert.True(t, ok)
 	assert.Equal(t, "LIN", s)

@@ -785,7 +785,7 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 					// captions were mostly lost has few to measure (fe
 					// mace, the rest of date de naissance, as tall as the
 					// date of birth it follows).
-					if passed < 0 && (ly.captionSized(f, c) || ly.sizedAs(f, c, h.box.Dy()) || ly.captionLike(c.text)) {
+					if passed < 0 && (ly.captionSized(f, c) || ly.sizedAs(f, c, h.box.Dy()) || ly.captionRun(c)) {
 						passed = c.box.Max.X
 						continue
 					}
@@ -845,8 +845,11 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 				// they may be the value's start under the caption's other
 				// language (01 of 01 JAN 1976 under the Chinese of Date of
 				// birth).
+				// So are words that follow another field's caption on
+				// their line (UTO after Code: left of DL2G36R4VG under
+				// Document No, a synth columns card of seed 16).
 				for len(seg) > 1 && words[seg[0]].box.Max.X < x0 &&
-					(ly.underCaptionOf(words[seg[0]].box, f.Name) || !samePrint(words[seg[0]], w)) {
+					(ly.underCaptionOf(words[seg[0]].box, f.Name) || ly.afterCaptionOf(seg[0], f.Name) || !samePrint(words[seg[0]], w)) {
 					seg = seg[1:]
 				}
 				if prose(ly.textOf(seg)) {
@@ -986,6 +989,26 @@ func (ly *layout) underCaptionOf(r image.Rectangle, name string) bool {
 		}
 	}
 	return false
+}
+
+// afterCaptionOf: the nearest word left of word i on its line is a
+// caption of a field other than name, less than titleGap of its heights
+// away: i starts that field's value.
+func (ly *layout) afterCaptionOf(i int, name string) bool {
+	r := ly.pg.words[i].box
+	best, owner := math.MaxInt, ""
+	for j, v := range ly.pg.words {
+		if j == i || v.box.Max.X > r.Min.X+r.Dy()/2 || !sameLine(v.box, r) {
+			continue
+		}
+		if g := r.Min.X - v.box.Max.X; g < best {
+			best, owner = g, ly.claimed[j]
+			if float64(g) > titleGap*float64(v.box.Dy()) {
+				owner = ""
+			}
+		}
+	}
+	return owner != "" && owner != name
 }
 
 // captionRowsAbove returns the lines of h's caption above the line
@@ -1481,6 +1504,30 @@ func (ly *layout) captionFragment(text string) bool {
 // captionFragment).
 func (ly *layout) captionLike(text string) bool {
 	return ly.captionWords(text) || ly.captionFragment(text)
+}
+
+// captionRun: the candidate's text is caption-like and it is not printed
+// at a value's size (valuePrint): ID of a document type, right of Type:,
+// is a word of the caption ID No. of the same card, but printed twice the
+// height of its captions (a synth columns card of seed 16).
+func (ly *layout) captionRun(c candidate) bool {
+	return ly.captionLike(c.text) && !ly.valuePrint(c)
+}
+
+// valuePrint: every word of the candidate is printed at least 1.5 times
+// as tall as the side's captions (three found at least). Captions are
+// printed at 0.4 to 0.65 of their values on the synth corpus and the
+// specimens looked at (largestPrint), so this is a value's size.
+func (ly *layout) valuePrint(c candidate) bool {
+	if ly.captionH == 0 || len(c.words) == 0 {
+		return false
+	}
+	for _, w := range c.words {
+		if 2*ly.pg.words[w].box.Dy() < 3*ly.captionH {
+			return false
+		}
+	}
+	return true
 }
 
 // infixDistance is the least edit distance between a and any stretch of

@@ -48,7 +48,7 @@ func bestValue(ly *layout, f idv.FieldDef) string {
 	cands := ly.valueCandidates(f)
 	best, score := "", 1e9
 	for _, c := range cands {
-		if prose(c.text) || ly.captionLike(c.text) || ly.captionSized(f, c) {
+		if prose(c.text) || ly.captionRun(c) || ly.captionSized(f, c) {
 			continue
 		}
 		if _, v, ok := ly.fits(f, c); ok && c.score < score {
@@ -156,6 +156,21 @@ func TestLayoutFindsValuesByCaption(t *testing.T) {
 			w("date", 400, 300, 12), w("of", 432, 300, 12), w("birth", 450, 300, 12), guess(w("fe", 500, 300, 12)), guess(w("mace", 518, 300, 12)),
 			w("19.10.1971", 700, 292, 26),
 		}, map[string]string{"date_of_birth": "19.10.1971"}},
+		{"the value right of another field's caption, on the line under this one's", testDef(docField, idv.FieldDef{Name: "issuing_state", Label: "CODE",
+			Type: idv.FieldText, Charset: "ABCDEFGHIJKLMNOPQRSTUVWXYZ", Pattern: `^[A-Z]{3}$`}), []word{
+			w("Document", 655, 104, 15), w("No:", 735, 104, 15),
+			w("Code:", 470, 150, 15), {box: image.Rect(548, 138, 623, 166), text: "UTO", conf: 96}, {box: image.Rect(657, 130, 918, 166), text: "DL2G36R4VG", conf: 95},
+		}, map[string]string{"document_number": "DL2G36R4VG", "issuing_state": "UTO"}},
+		{"a value that is a word of another caption, printed at a value's size", testDef(docField, idv.FieldDef{Name: "document_type", Label: "TYPE",
+			Labels: []string{"ID NO"}, Type: idv.FieldText, Charset: "ABCDEFGHIJKLMNOPQRSTUVWXYZ", Pattern: `^[ACI][A-Z0-9]?$`}, nameField), []word{
+			w("Type:", 326, 219, 22), w("ID", 396, 201, 39), w("Document", 639, 160, 20), w("No.", 745, 160, 20), w("DL2G36R4VG", 640, 199, 40),
+			w("Surname:", 327, 353, 20), w("MORENO", 439, 333, 40),
+		}, map[string]string{"document_type": "ID", "document_number": "DL2G36R4VG"}},
+		{"caption words at a caption's size are no value", testDef(docField, idv.FieldDef{Name: "document_type", Label: "TYPE",
+			Labels: []string{"ID NO"}, Type: idv.FieldText, Charset: "ABCDEFGHIJKLMNOPQRSTUVWXYZ", Pattern: `^[ACI][A-Z0-9]?$`}, nameField), []word{
+			w("Type:", 326, 219, 22), w("ID", 396, 219, 22), w("Document", 639, 160, 20), w("No.", 745, 160, 20), w("DL2G36R4VG", 640, 199, 40),
+			w("Surname:", 327, 353, 20), w("MORENO", 439, 333, 40),
+		}, map[string]string{"document_type": ""}},
 		{"prose is no value", testDef(nameField), []word{
 			w("SURNAME", 100, 100, 14), w("visibles", 220, 100, 14), w("selon", 300, 100, 14),
 		}, map[string]string{"surname": ""}},
