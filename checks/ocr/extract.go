@@ -266,6 +266,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 					return nil, err
 				}
 			}
+			openZeros(d, ly, rs)
 			pg := ly.pg
 			// A side that shows its captions or titles identifies the
 			// document for the sides read after it (a card's back often
@@ -704,7 +705,7 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 		// Prose is told on the run that fits: a date's line may run on
 		// into the next caption, garbled in lower case (05 03 2024 oxre
 		// or exewy 04 03 2029).
-		if over || prose(sub.text) || ly.captionLike(c.text) || ly.captionSized(f, c) {
+		if over || prose(sub.text) || ly.captionRun(c) || ly.captionSized(f, c) {
 			continue
 		}
 		// The page reading may have kept only part of the value: when
