@@ -852,6 +852,13 @@ func (ly *layout) valueCandidates(f idv.FieldDef) []candidate {
 					(ly.underCaptionOf(words[seg[0]].box, f.Name) || ly.afterCaptionOf(seg[0], f.Name) || !samePrint(words[seg[0]], w)) {
 					seg = seg[1:]
 				}
+				// A line that starts right after another field's caption
+				// is that field's row (TANAKA after Surname, under
+				// Document No whose value VU12 stands far right of it, on
+				// a synth flow card of seed 16).
+				if ly.afterCaptionOf(seg[0], f.Name) {
+					break
+				}
 				if prose(ly.textOf(seg)) {
 					for _, s := range seg {
 						done[s] = true
@@ -1201,13 +1208,15 @@ func (ly *layout) textOf(seg []int) string {
 // prose: most words of the text are in lower case letters only. Values
 // on identity documents are printed in capitals or capitalised (Maus);
 // lower case words are captions and explanations (date of birth,
-// visibles selon l'angle).
+// visibles selon l'angle). A word with a digit is no word of prose: it
+// is a code tesseract read in lower case (VU12 read vul2, a synth flow
+// card of seed 16).
 func prose(t string) bool {
 	n, lower := 0, 0
 	for _, w := range strings.Fields(t) {
 		hasUpper, hasLower := false, false
 		for _, r := range w {
-			hasUpper = hasUpper || unicode.IsUpper(r)
+			hasUpper = hasUpper || unicode.IsUpper(r) || unicode.IsDigit(r)
 			hasLower = hasLower || unicode.IsLower(r)
 		}
 		if !hasUpper && !hasLower {

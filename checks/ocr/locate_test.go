@@ -171,6 +171,10 @@ func TestLayoutFindsValuesByCaption(t *testing.T) {
 			w("Type:", 326, 219, 22), w("ID", 396, 219, 22), w("Document", 639, 160, 20), w("No.", 745, 160, 20), w("DL2G36R4VG", 640, 199, 40),
 			w("Surname:", 327, 353, 20), w("MORENO", 439, 333, 40),
 		}, map[string]string{"document_type": ""}},
+		{"a code read in lower case, far right of its caption, and another field's row under it", testDef(docField, nameField), []word{
+			w("Document", 772, 170, 22), w("No", 880, 170, 22), {box: image.Rect(1021, 163, 1167, 201), text: "vul2", conf: 90},
+			w("Surname", 460, 274, 22), {box: image.Rect(574, 270, 803, 308), text: "TANAKA", conf: 96},
+		}, map[string]string{"document_number": "VUL2", "surname": "TANAKA"}},
 		{"prose is no value", testDef(nameField), []word{
 			w("SURNAME", 100, 100, 14), w("visibles", 220, 100, 14), w("selon", 300, 100, 14),
 		}, map[string]string{"surname": ""}},
