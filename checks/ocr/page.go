@@ -71,6 +71,7 @@ func (p *pool) readText(ctx context.Context, st *sideText) (*page, error) {
 	for _, w := range ws {
 		pg.words = append(pg.words, splitWord(w)...)
 	}
+	zeroWords(g, pg.words)
 	return pg, nil
 }
 

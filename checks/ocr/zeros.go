@@ -10,36 +10,27 @@ import (
 
 // openZeros corrects the 6s tesseract reads for zeros printed with a dot
 // or a slash inside (the zeros of monospaced fonts: CM89584909451V read
-// CM89584969451V at 99 and W8770472 read W8776472, on synth cards of the
-// type and columns families, seed 16). The glyph says which it is: a 6
-// is open on its right between its top stroke and its bowl, a zero is
-// closed there, whatever is inside it. Only values of letters and digits
-// whose glyphs the page's ink separates one for one are looked at, and
-// only a 6 whose right side is closed is made a 0; a value that no longer
-// fits its field is left as read.
+// CM89584969451V at 99, W8770472 read W8776472 and 02 OCT 2019 read 62
+// OCT 2619, on synth cards of the type and columns families, seed 16).
+// The glyph says which it is: a 6 is open on its right between its top
+// stroke and its bowl, a zero is closed there, whatever is inside it.
+// The page's words are corrected once read (zeroWords); a value re-read
+// in its box is corrected here, when it is letters and digits only and
+// still fits its field after.
 func openZeros(d *idv.DocumentDefinition, ly *layout, rs map[string]fieldRead) {
 	if ly.pg.grey == nil {
 		return
 	}
 	for name, r := range rs {
 		f, ok := d.Field(name)
-		if !ok || !r.valid || r.box.Empty() || !strings.Contains(r.value, "6") || !strings.Contains(f.Charset, "0") || !alnumOnly(r.value) {
+		if !ok || !r.valid || r.box.Empty() || !strings.Contains(f.Charset, "0") || len(r.value) < 4 {
 			continue
 		}
-		glyphs := glyphBoxes(ly.pg.grey, r.box)
-		if len(glyphs) != len(r.value) {
+		v := zeroed(ly.pg.grey, r.box, r.value)
+		if v == r.value {
 			continue
 		}
-		v := []byte(r.value)
-		for i, c := range v {
-			if c == '6' && closedRight(glyphs[i]) {
-				v[i] = '0'
-			}
-		}
-		if string(v) == r.value {
-			continue
-		}
-		if nv, ok := Normalize(f, string(v)); ok {
+		if nv, ok := Normalize(f, v); ok {
 			r.raw = "zeros: " + nv + " of " + r.raw
 			r.value = nv
 			rs[name] = r
@@ -47,14 +38,41 @@ func openZeros(d *idv.DocumentDefinition, ly *layout, rs map[string]fieldRead) {
 	}
 }
 
-// alnumOnly: s is four or more capital letters and digits (a number, a
-// code), nothing else.
+// zeroWords corrects the page's words as openZeros does its values.
+func zeroWords(g *image.Gray, ws []word) {
+	for i, w := range ws {
+		ws[i].text = zeroed(g, w.box, w.text)
+	}
+}
+
+// zeroed is text, printed in box r of g, with each 6 whose glyph is
+// closed on the right made a 0: only for text of letters and digits
+// whose glyphs the ink separates one for one (else the glyphs cannot be
+// paired with the letters, and the text is left as read).
+func zeroed(g *image.Gray, r image.Rectangle, text string) string {
+	if !strings.Contains(text, "6") || !alnumOnly(text) {
+		return text
+	}
+	glyphs := glyphBoxes(g, r)
+	if len(glyphs) != len(text) {
+		return text
+	}
+	v := []byte(text)
+	for i, c := range v {
+		if c == '6' && closedRight(glyphs[i]) {
+			v[i] = '0'
+		}
+	}
+	return string(v)
+}
+
+// alnumOnly: s is two or more ASCII letters and digits, nothing else.
 func alnumOnly(s string) bool {
-	if len(s) < 4 {
+	if len(s) < 2 {
 		return false
 	}
 	for _, c := range s {
-		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
 			return false
 		}
 	}

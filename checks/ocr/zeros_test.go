@@ -92,3 +92,21 @@ func TestOpenZeros(t *testing.T) {
 		}
 	}
 }
+
+// The page's words are corrected where they are read, so a date's
+// dotted zeros read as 6s (62 OCT 2619) reach every field as zeros.
+func TestZeroWords(t *testing.T) {
+	mono := "/usr/share/fonts/truetype/liberation2/LiberationMono-Bold.ttf"
+	g, day := printedDigits(t, mono, "02", 30)
+	ws := []word{{box: day, text: "62"}, {box: day, text: "6Z"}}
+	zeroWords(g, ws)
+	if ws[0].text != "02" || ws[1].text != "0Z" {
+		t.Errorf("words %q %q, want 02 0Z", ws[0].text, ws[1].text)
+	}
+	g, year := printedDigits(t, mono, "2619", 30)
+	ws = []word{{box: year, text: "2619"}, {box: year, text: "26 19"}}
+	zeroWords(g, ws)
+	if ws[0].text != "2619" || ws[1].text != "26 19" {
+		t.Errorf("words %q %q, want 2619 and 26 19 (a 6 printed, and text that is not one word, stay)", ws[0].text, ws[1].text)
+	}
+}
