@@ -662,6 +662,7 @@ func wordValued(f idv.FieldDef) bool {
 func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Card, ly *layout) (fieldRead, error) {
 	cands := rankCandidates(f, ly.valueCandidates(f))
 	var last, blind fieldRead
+	var small candidate // the first run of caption-sized print found by a caption
 	for _, c := range cands {
 		if len(c.words) == 0 {
 			// A place a caption points to where the page found no word.
@@ -705,7 +706,13 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 		// Prose is told on the run that fits: a date's line may run on
 		// into the next caption, garbled in lower case (05 03 2024 oxre
 		// or exewy 04 03 2029).
-		if over || prose(sub.text) || ly.captionRun(c) || ly.captionSized(f, c) {
+		if over || prose(sub.text) || ly.captionRun(c) {
+			continue
+		}
+		if ly.captionSized(f, c) {
+			if small.box.Empty() && c.label != (image.Rectangle{}) {
+				small = sub
+			}
 			continue
 		}
 		// The page reading may have kept only part of the value: when
@@ -752,6 +759,24 @@ func (k *Check) locateField(ctx context.Context, f idv.FieldDef, card *vision.Ca
 	}
 	if blind.valid {
 		return blind, nil
+	}
+	if !small.box.Empty() {
+		// Print of a caption's size that the page read unsurely is
+		// garbled caption print as a rule, but a value set small under
+		// its caption (GOVERNMENT OF KENYA in small capitals under
+		// Authority/Mamlaka, read COATRAMENT OF KENYA at the page's
+		// size, on a synth type card of seed 16) reads surely on its
+		// own: when nothing else was found, its box is read again and
+		// the reading kept only when tesseract is sure of it (sureConf)
+		// and it is no caption's print.
+		r, err := k.readBox(ctx, f, card, ly.padded(small), lineCount(ly, small))
+		if err != nil {
+			return fieldRead{}, err
+		}
+		if r.conf >= sureConf && ly.accepts(r) && !prose(r.raw) {
+			r.box, r.label, r.how = small.box, small.label, small.how
+			return r, nil
+		}
 	}
 	if ly.regionPrior(f) && !ly.captionIn(valueZone(f.Zone)) {
 		r, err := k.readField(ctx, f, card)
