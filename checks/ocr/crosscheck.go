@@ -133,6 +133,24 @@ func fold(s string) string {
 // the check digits (crossCheck). It returns the fields it placed.
 func locatedByMRZ(d *idv.DocumentDefinition, m *idv.MRZData, lys map[string]*layout, rs map[string]fieldRead) []string {
 	var placed []string
+	// A name read next to a caption but spelling the MRZ's other name,
+	// not its own, was given the wrong caption: a caption naming both
+	// (NOM PRÉNOM / SURNAME NAME over a surname and given names on one
+	// line, the Polish visa) of which only the given names' word was
+	// read. That reading is as weak as one taken from the zone.
+	misnamed := map[string]bool{}
+	for _, f := range d.Fields {
+		other := map[string]string{"surname": "given_names", "given_names": "surname"}[f.MRZ]
+		r := rs[f.Name]
+		if other == "" || !r.valid {
+			continue
+		}
+		own, theirs := MRZValue(m, f.MRZ), MRZValue(m, other)
+		if theirs != "" && !agrees(f.MRZ, r.value, own) && agrees(other, r.value, theirs) {
+			misnamed[f.Name] = true
+		}
+	}
+	weak := func(n string, r fieldRead) bool { return placedWeakly(r) || misnamed[n] }
 	for _, f := range d.Fields {
 		ly := lys[f.Zone.Side]
 		if f.MRZ == "" || f.Fixed != "" || f.Type == idv.FieldDate || ly == nil {
@@ -140,12 +158,12 @@ func locatedByMRZ(d *idv.DocumentDefinition, m *idv.MRZData, lys map[string]*lay
 		}
 		mv := MRZValue(m, f.MRZ)
 		r := rs[f.Name]
-		if mv == "" || r.valid && (!placedWeakly(r) || agrees(f.MRZ, r.value, mv)) {
+		if mv == "" || r.valid && (!weak(f.Name, r) || agrees(f.MRZ, r.value, mv)) {
 			continue
 		}
 		var others []fieldRead
 		for n, o := range rs {
-			if n != f.Name && o.valid && !placedWeakly(o) && !o.box.Empty() {
+			if n != f.Name && o.valid && !weak(n, o) && !o.box.Empty() {
 				others = append(others, o)
 			}
 		}

@@ -194,3 +194,41 @@ func TestLocatedByMRZOverOrder(t *testing.T) {
 	locatedByMRZ(def, m, map[string]*layout{"front": ly}, rs)
 	wantValues(t, rs, map[string]string{"surname": "SILVA", "given_names": "OMAR"})
 }
+
+// A caption naming both names (NOM PRÉNOM / SURNAME NAME, the Polish
+// visa) of which only the given names' word was read gives the given
+// names the surname's print: a name that spells the MRZ's other name and
+// not its own is placed as weakly as one from the zone, and each name is
+// the one run of print that reads its MRZ value. A given name printed
+// otherwise than the MRZ's surname (no confusion, or an altered print) is
+// left as read.
+func TestLocatedByMRZMisnamed(t *testing.T) {
+	def := builtin(t, "generic_passport")
+	w := printed(16, 26)
+	words := []word{w(510, 245, "KOWALSKA-KWIATKOWSKA"), w(1005, 245, "BEATA")}
+	m := &idv.MRZData{Format: "TD3", Surname: "KOWALSKA KWIATKOWSKA", GivenNames: "BEATA", AllChecksPass: true}
+	cases := []struct {
+		name  string
+		given string // as read next to PRÉNOM
+		want  map[string]string
+	}{
+		{"the surname's print under the given names' caption", "KOWALSKA-KWIATKOWSKA",
+			map[string]string{"surname": "KOWALSKA-KWIATKOWSKA", "given_names": "BEATA"}},
+		{"a given name of its own", "ANNA", map[string]string{"surname": "KOWALSKA-KWIATKOWSKA", "given_names": "ANNA"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ly := knownLayout(def, "front", words)
+			box := words[0].box
+			if tc.given != "KOWALSKA-KWIATKOWSKA" {
+				box = words[1].box
+			}
+			rs := map[string]fieldRead{
+				"surname":     {how: "zone"},
+				"given_names": {box: box, how: "label", valid: true, value: tc.given, conf: 99},
+			}
+			locatedByMRZ(def, m, map[string]*layout{"front": ly}, rs)
+			wantValues(t, rs, tc.want)
+		})
+	}
+}
