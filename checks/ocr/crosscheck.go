@@ -179,7 +179,7 @@ func locatedByMRZ(d *idv.DocumentDefinition, m *idv.MRZData, lys map[string]*lay
 		// with its fillers dropped): only print above it is the VIZ.
 		mrzTop := ly.mrzTop()
 		var found []candidate
-		var value string
+		var values []string
 		for _, seg := range ly.runs() {
 			for a := range seg {
 				for b := a + 1; b <= len(seg); b++ {
@@ -190,9 +190,28 @@ func locatedByMRZ(d *idv.DocumentDefinition, m *idv.MRZData, lys map[string]*lay
 					v, ok := Normalize(f, c.text)
 					if ok && c.conf >= minConf && agrees(f.MRZ, v, mv) && (plain(f, c.text, v) || alnum(c.text) == alnum(v)) && !overlapsAny(c.box, others) &&
 						!slices.ContainsFunc(found, func(o candidate) bool { return o.box.Overlaps(c.box) }) {
-						found, value = append(found, c), v
+						found, values = append(found, c), append(values, v)
 					}
 				}
+			}
+		}
+		if len(found) > 1 {
+			// The value printed in capitals, as the MRZ has it, over the
+			// same name written by hand (the Swedish card's signature
+			// Specimen beside its surname SPECIMEN): when exactly one
+			// run is in capitals, it is the field's print.
+			caps := -1
+			for i, c := range found {
+				if strings.ToUpper(c.text) == c.text {
+					if caps >= 0 {
+						caps = -1
+						break
+					}
+					caps = i
+				}
+			}
+			if caps >= 0 {
+				found, values = found[caps:caps+1], values[caps:caps+1]
 			}
 		}
 		if len(found) != 1 {
@@ -200,7 +219,7 @@ func locatedByMRZ(d *idv.DocumentDefinition, m *idv.MRZData, lys map[string]*lay
 		}
 		c := found[0]
 		rs[f.Name] = fieldRead{box: c.box, how: "mrz_located", raw: fmt.Sprintf("located by the MRZ %s|%.0f", c.text, c.conf),
-			value: value, valid: true, conf: c.conf}
+			value: values[0], valid: true, conf: c.conf}
 		placed = append(placed, f.Name)
 	}
 	return placed

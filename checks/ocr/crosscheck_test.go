@@ -232,3 +232,29 @@ func TestLocatedByMRZMisnamed(t *testing.T) {
 		})
 	}
 }
+
+// A surname printed in capitals and written by hand in the signature
+// (SPECIMEN and Specimen on the Swedish card): the one run in capitals is
+// the field's print. Two runs in capitals, or none, place nothing.
+func TestLocatedByMRZCapitals(t *testing.T) {
+	def := builtin(t, "generic_passport")
+	w := printed(16, 26)
+	m := &idv.MRZData{Format: "TD3", Surname: "SPECIMEN", GivenNames: "SVEN", AllChecksPass: true}
+	cases := []struct {
+		name  string
+		words []word
+		want  string
+	}{
+		{"print and signature", []word{w(510, 245, "SPECIMEN"), w(900, 500, "Specimen")}, "SPECIMEN"},
+		{"printed twice", []word{w(510, 245, "SPECIMEN"), w(900, 500, "SPECIMEN")}, ""},
+		{"written twice", []word{w(510, 245, "Specimen"), w(900, 500, "Specimen")}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ly := knownLayout(def, "front", tc.words)
+			rs := map[string]fieldRead{"surname": {how: "zone"}}
+			locatedByMRZ(def, m, map[string]*layout{"front": ly}, rs)
+			wantValues(t, rs, map[string]string{"surname": tc.want})
+		})
+	}
+}
