@@ -129,8 +129,9 @@ func fold(s string) string {
 // caption, no other field's print) is the field's print,
 // and its value is the print's: the MRZ says which print it is, not what
 // it says. A printed value that was altered reads no such run and stays
-// as read, to be listed as a conflict. Dates are left to their order and
-// the check digits (crossCheck). It returns the fields it placed.
+// as read, to be listed as a conflict. An issuer's dates are left to
+// their order and the check digits (crossCheck); a generic definition's
+// are located too. It returns the fields it placed.
 func locatedByMRZ(d *idv.DocumentDefinition, m *idv.MRZData, lys map[string]*layout, rs map[string]fieldRead) []string {
 	var placed []string
 	// A name read next to a caption but spelling the MRZ's other name,
@@ -153,7 +154,13 @@ func locatedByMRZ(d *idv.DocumentDefinition, m *idv.MRZData, lys map[string]*lay
 	weak := func(n string, r fieldRead) bool { return placedWeakly(r) || misnamed[n] }
 	for _, f := range d.Fields {
 		ly := lys[f.Zone.Side]
-		if f.MRZ == "" || f.Fixed != "" || f.Type == idv.FieldDate || ly == nil {
+		// An issuer's dates are left to their order and the check digits
+		// (crossCheck); a generic page's are found like its names, by the
+		// one run of print that reads the MRZ's date in any common
+		// print (10.05.1986, 14 MAR/MAR 87, 1960-02-08), where no caption
+		// was read beside them (5 px captions, a trilingual caption read
+		// as noise).
+		if f.MRZ == "" || f.Fixed != "" || f.Type == idv.FieldDate && !d.Generic() || ly == nil {
 			continue
 		}
 		mv := MRZValue(m, f.MRZ)

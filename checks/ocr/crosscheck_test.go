@@ -258,3 +258,26 @@ func TestLocatedByMRZCapitals(t *testing.T) {
 		})
 	}
 }
+
+// A generic page's date of birth whose caption was not read is the one
+// run of print that reads the MRZ's date in any common print (the Polish
+// visa's 1960-02-08); an issuer's dates are left to their order.
+func TestLocatedByMRZDate(t *testing.T) {
+	w := printed(16, 26)
+	words := []word{w(510, 245, "1960-02-08"), w(900, 245, "2005-01-01")}
+	m := &idv.MRZData{Format: "TD3", Surname: "KOWALSKA", GivenNames: "BEATA", DateOfBirth: "1960-02-08", AllChecksPass: true}
+	for _, tc := range []struct {
+		config, want string
+	}{
+		{"generic_passport", "08.02.1960"},
+		{"ke_passport", ""},
+	} {
+		t.Run(tc.config, func(t *testing.T) {
+			def := builtin(t, tc.config)
+			ly := knownLayout(def, "front", words)
+			rs := map[string]fieldRead{"date_of_birth": {how: "zone"}}
+			locatedByMRZ(def, m, map[string]*layout{"front": ly}, rs)
+			wantValues(t, rs, map[string]string{"date_of_birth": tc.want})
+		})
+	}
+}

@@ -143,12 +143,13 @@ func TestGenericSpecimens(t *testing.T) {
 		// A Schengen visa: NAZWISKO / NOM PRÉNOM / SURNAME NAME names both
 		// names over one line, of which only PRÉNOM was read: the
 		// surname's print taken as the given names is the surname's, and
-		// the given names the one run that reads the MRZ's. The MRZ
+		// the given names the one run that reads the MRZ's; its date of
+		// birth, printed 1960-02-08, the one run reading the MRZ's. The MRZ
 		// carries the visa's number (PL0000000), not the passport's
 		// printed AA0000000: a conflict.
 		{image: "passeye_100_visa-polx.jpg", config: "generic_visa_b", want: map[string]string{
-			"surname": "KOWALSKA-KWIATKOWSKA", "given_names": "BEATA", "passport_number": "AA0000000"},
-			printed: []string{"surname", "given_names", "passport_number"}, conflicts: []string{"passport_number"}},
+			"surname": "KOWALSKA-KWIATKOWSKA", "given_names": "BEATA", "passport_number": "AA0000000", "date_of_birth": "08.02.1960"},
+			printed: []string{"surname", "given_names", "passport_number", "date_of_birth"}, conflicts: []string{"passport_number"}},
 	}
 	k := New()
 	defer k.Close()
