@@ -195,7 +195,13 @@ func locatedByMRZ(d *idv.DocumentDefinition, m *idv.MRZData, lys map[string]*lay
 						continue
 					}
 					v, ok := Normalize(f, c.text)
-					if ok && c.conf >= minConf && agrees(f.MRZ, v, mv) && (plain(f, c.text, v) || alnum(c.text) == alnum(v)) && !overlapsAny(c.box, others) &&
+					// A number or date a check digit covers may read with
+					// letters and digits OCR confuses (LTOO00000 for
+					// LT0000000): its run is found all the same, and
+					// crossCheck settles its characters by the check
+					// digit, as for any print.
+					same := agrees(f.MRZ, v, mv) || checked(f.MRZ) && fold(v) == fold(mv)
+					if ok && c.conf >= minConf && same && (plain(f, c.text, v) || alnum(c.text) == alnum(v)) && !overlapsAny(c.box, others) &&
 						!slices.ContainsFunc(found, func(o candidate) bool { return o.box.Overlaps(c.box) }) {
 						found, values = append(found, c), append(values, v)
 					}

@@ -281,3 +281,22 @@ func TestLocatedByMRZDate(t *testing.T) {
 		})
 	}
 }
+
+// A document number's print read with O for 0 (the Latvian page's
+// LTOO00000) is still the run of the MRZ's number: located as read, for
+// crossCheck to settle by the check digit. A name is matched exactly.
+func TestLocatedByMRZConfusedNumber(t *testing.T) {
+	def := builtin(t, "generic_passport")
+	w := printed(16, 26)
+	words := []word{w(1005, 150, "LTOO00000"), w(510, 245, "MOHAMADA")}
+	m := &idv.MRZData{Format: "TD3", Surname: "MOHAMADA", GivenNames: "FARIDA", DocumentNumber: "LT0000000", AllChecksPass: true}
+	ly := knownLayout(def, "front", words)
+	rs := map[string]fieldRead{"passport_number": {how: "zone"}, "surname": {how: "zone"}}
+	locatedByMRZ(def, m, map[string]*layout{"front": ly}, rs)
+	wantValues(t, rs, map[string]string{"passport_number": "LTOO00000", "surname": "MOHAMADA"})
+
+	m.Surname = "M0HAMADA"
+	rs = map[string]fieldRead{"surname": {how: "zone"}}
+	locatedByMRZ(def, m, map[string]*layout{"front": ly}, rs)
+	wantValues(t, rs, map[string]string{"surname": ""})
+}

@@ -135,11 +135,12 @@ func TestGenericSpecimens(t *testing.T) {
 		// definition's zone, and the zones slide a line down (the given
 		// name was read as the surname, a line of the title as the given
 		// names). Placed by its MRZ, each name is the one run of print
-		// that reads it (its captions, 5 px, are not read).
+		// that reads it (its captions, 5 px, are not read), and the
+		// number the run that reads the MRZ's but for O and 0.
 		{image: "passeye_0_pass-lva.jpg", config: "generic_passport", want: map[string]string{
 			"issuing_state": "LVA", "passport_number": "LT0000000", "surname": "MOHAMADA", "given_names": "FARIDA",
 			"date_of_birth": "10.05.1986", "date_of_expiry": "31.10.2012"},
-			printed: []string{"surname", "given_names", "date_of_expiry"}},
+			printed: []string{"passport_number", "surname", "given_names", "date_of_expiry"}},
 		// A Schengen visa: NAZWISKO / NOM PRÉNOM / SURNAME NAME names both
 		// names over one line, of which only PRÉNOM was read: the
 		// surname's print taken as the given names is the surname's, and
