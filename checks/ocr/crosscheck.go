@@ -129,23 +129,48 @@ func fold(s string) string {
 // caption, no other field's print) is the field's print,
 // and its value is the print's: the MRZ says which print it is, not what
 // it says. A printed value that was altered reads no such run and stays
-// as read, to be listed as a conflict. Dates are left to their order and
-// the check digits (crossCheck). It returns the fields it placed.
+// as read, to be listed as a conflict. An issuer's dates are left to
+// their order and the check digits (crossCheck); a generic definition's
+// are located too. It returns the fields it placed.
 func locatedByMRZ(d *idv.DocumentDefinition, m *idv.MRZData, lys map[string]*layout, rs map[string]fieldRead) []string {
 	var placed []string
+	// A name read next to a caption but spelling the MRZ's other name,
+	// not its own, was given the wrong caption: a caption naming both
+	// (NOM PRÉNOM / SURNAME NAME over a surname and given names on one
+	// line, the Polish visa) of which only the given names' word was
+	// read. That reading is as weak as one taken from the zone.
+	misnamed := map[string]bool{}
+	for _, f := range d.Fields {
+		other := map[string]string{"surname": "given_names", "given_names": "surname"}[f.MRZ]
+		r := rs[f.Name]
+		if other == "" || !r.valid {
+			continue
+		}
+		own, theirs := MRZValue(m, f.MRZ), MRZValue(m, other)
+		if theirs != "" && !agrees(f.MRZ, r.value, own) && agrees(other, r.value, theirs) {
+			misnamed[f.Name] = true
+		}
+	}
+	weak := func(n string, r fieldRead) bool { return placedWeakly(r) || misnamed[n] }
 	for _, f := range d.Fields {
 		ly := lys[f.Zone.Side]
-		if f.MRZ == "" || f.Fixed != "" || f.Type == idv.FieldDate || ly == nil {
+		// An issuer's dates are left to their order and the check digits
+		// (crossCheck); a generic page's are found like its names, by the
+		// one run of print that reads the MRZ's date in any common
+		// print (10.05.1986, 14 MAR/MAR 87, 1960-02-08), where no caption
+		// was read beside them (5 px captions, a trilingual caption read
+		// as noise).
+		if f.MRZ == "" || f.Fixed != "" || f.Type == idv.FieldDate && !d.Generic() || ly == nil {
 			continue
 		}
 		mv := MRZValue(m, f.MRZ)
 		r := rs[f.Name]
-		if mv == "" || r.valid && (!placedWeakly(r) || agrees(f.MRZ, r.value, mv)) {
+		if mv == "" || r.valid && (!weak(f.Name, r) || agrees(f.MRZ, r.value, mv)) {
 			continue
 		}
 		var others []fieldRead
 		for n, o := range rs {
-			if n != f.Name && o.valid && !placedWeakly(o) && !o.box.Empty() {
+			if n != f.Name && o.valid && !weak(n, o) && !o.box.Empty() {
 				others = append(others, o)
 			}
 		}
@@ -161,7 +186,7 @@ func locatedByMRZ(d *idv.DocumentDefinition, m *idv.MRZData, lys map[string]*lay
 		// with its fillers dropped): only print above it is the VIZ.
 		mrzTop := ly.mrzTop()
 		var found []candidate
-		var value string
+		var values []string
 		for _, seg := range ly.runs() {
 			for a := range seg {
 				for b := a + 1; b <= len(seg); b++ {
@@ -170,11 +195,36 @@ func locatedByMRZ(d *idv.DocumentDefinition, m *idv.MRZData, lys map[string]*lay
 						continue
 					}
 					v, ok := Normalize(f, c.text)
-					if ok && c.conf >= minConf && agrees(f.MRZ, v, mv) && (plain(f, c.text, v) || alnum(c.text) == alnum(v)) && !overlapsAny(c.box, others) &&
+					// A number or date a check digit covers may read with
+					// letters and digits OCR confuses (LTOO00000 for
+					// LT0000000): its run is found all the same, and
+					// crossCheck settles its characters by the check
+					// digit, as for any print.
+					same := agrees(f.MRZ, v, mv) || checked(f.MRZ) && fold(v) == fold(mv)
+					if ok && c.conf >= minConf && same && (plain(f, c.text, v) || alnum(c.text) == alnum(v)) && !overlapsAny(c.box, others) &&
 						!slices.ContainsFunc(found, func(o candidate) bool { return o.box.Overlaps(c.box) }) {
-						found, value = append(found, c), v
+						found, values = append(found, c), append(values, v)
 					}
 				}
+			}
+		}
+		if len(found) > 1 {
+			// The value printed in capitals, as the MRZ has it, over the
+			// same name written by hand (the Swedish card's signature
+			// Specimen beside its surname SPECIMEN): when exactly one
+			// run is in capitals, it is the field's print.
+			caps := -1
+			for i, c := range found {
+				if strings.ToUpper(c.text) == c.text {
+					if caps >= 0 {
+						caps = -1
+						break
+					}
+					caps = i
+				}
+			}
+			if caps >= 0 {
+				found, values = found[caps:caps+1], values[caps:caps+1]
 			}
 		}
 		if len(found) != 1 {
@@ -182,7 +232,7 @@ func locatedByMRZ(d *idv.DocumentDefinition, m *idv.MRZData, lys map[string]*lay
 		}
 		c := found[0]
 		rs[f.Name] = fieldRead{box: c.box, how: "mrz_located", raw: fmt.Sprintf("located by the MRZ %s|%.0f", c.text, c.conf),
-			value: value, valid: true, conf: c.conf}
+			value: values[0], valid: true, conf: c.conf}
 		placed = append(placed, f.Name)
 	}
 	return placed

@@ -194,3 +194,109 @@ func TestLocatedByMRZOverOrder(t *testing.T) {
 	locatedByMRZ(def, m, map[string]*layout{"front": ly}, rs)
 	wantValues(t, rs, map[string]string{"surname": "SILVA", "given_names": "OMAR"})
 }
+
+// A caption naming both names (NOM PRÉNOM / SURNAME NAME, the Polish
+// visa) of which only the given names' word was read gives the given
+// names the surname's print: a name that spells the MRZ's other name and
+// not its own is placed as weakly as one from the zone, and each name is
+// the one run of print that reads its MRZ value. A given name printed
+// otherwise than the MRZ's surname (no confusion, or an altered print) is
+// left as read.
+func TestLocatedByMRZMisnamed(t *testing.T) {
+	def := builtin(t, "generic_passport")
+	w := printed(16, 26)
+	words := []word{w(510, 245, "KOWALSKA-KWIATKOWSKA"), w(1005, 245, "BEATA")}
+	m := &idv.MRZData{Format: "TD3", Surname: "KOWALSKA KWIATKOWSKA", GivenNames: "BEATA", AllChecksPass: true}
+	cases := []struct {
+		name  string
+		given string // as read next to PRÉNOM
+		want  map[string]string
+	}{
+		{"the surname's print under the given names' caption", "KOWALSKA-KWIATKOWSKA",
+			map[string]string{"surname": "KOWALSKA-KWIATKOWSKA", "given_names": "BEATA"}},
+		{"a given name of its own", "ANNA", map[string]string{"surname": "KOWALSKA-KWIATKOWSKA", "given_names": "ANNA"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ly := knownLayout(def, "front", words)
+			box := words[0].box
+			if tc.given != "KOWALSKA-KWIATKOWSKA" {
+				box = words[1].box
+			}
+			rs := map[string]fieldRead{
+				"surname":     {how: "zone"},
+				"given_names": {box: box, how: "label", valid: true, value: tc.given, conf: 99},
+			}
+			locatedByMRZ(def, m, map[string]*layout{"front": ly}, rs)
+			wantValues(t, rs, tc.want)
+		})
+	}
+}
+
+// A surname printed in capitals and written by hand in the signature
+// (SPECIMEN and Specimen on the Swedish card): the one run in capitals is
+// the field's print. Two runs in capitals, or none, place nothing.
+func TestLocatedByMRZCapitals(t *testing.T) {
+	def := builtin(t, "generic_passport")
+	w := printed(16, 26)
+	m := &idv.MRZData{Format: "TD3", Surname: "SPECIMEN", GivenNames: "SVEN", AllChecksPass: true}
+	cases := []struct {
+		name  string
+		words []word
+		want  string
+	}{
+		{"print and signature", []word{w(510, 245, "SPECIMEN"), w(900, 500, "Specimen")}, "SPECIMEN"},
+		{"printed twice", []word{w(510, 245, "SPECIMEN"), w(900, 500, "SPECIMEN")}, ""},
+		{"written twice", []word{w(510, 245, "Specimen"), w(900, 500, "Specimen")}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ly := knownLayout(def, "front", tc.words)
+			rs := map[string]fieldRead{"surname": {how: "zone"}}
+			locatedByMRZ(def, m, map[string]*layout{"front": ly}, rs)
+			wantValues(t, rs, map[string]string{"surname": tc.want})
+		})
+	}
+}
+
+// A generic page's date of birth whose caption was not read is the one
+// run of print that reads the MRZ's date in any common print (the Polish
+// visa's 1960-02-08); an issuer's dates are left to their order.
+func TestLocatedByMRZDate(t *testing.T) {
+	w := printed(16, 26)
+	words := []word{w(510, 245, "1960-02-08"), w(900, 245, "2005-01-01")}
+	m := &idv.MRZData{Format: "TD3", Surname: "KOWALSKA", GivenNames: "BEATA", DateOfBirth: "1960-02-08", AllChecksPass: true}
+	for _, tc := range []struct {
+		config, want string
+	}{
+		{"generic_passport", "08.02.1960"},
+		{"ke_passport", ""},
+	} {
+		t.Run(tc.config, func(t *testing.T) {
+			def := builtin(t, tc.config)
+			ly := knownLayout(def, "front", words)
+			rs := map[string]fieldRead{"date_of_birth": {how: "zone"}}
+			locatedByMRZ(def, m, map[string]*layout{"front": ly}, rs)
+			wantValues(t, rs, map[string]string{"date_of_birth": tc.want})
+		})
+	}
+}
+
+// A document number's print read with O for 0 (the Latvian page's
+// LTOO00000) is still the run of the MRZ's number: located as read, for
+// crossCheck to settle by the check digit. A name is matched exactly.
+func TestLocatedByMRZConfusedNumber(t *testing.T) {
+	def := builtin(t, "generic_passport")
+	w := printed(16, 26)
+	words := []word{w(1005, 150, "LTOO00000"), w(510, 245, "MOHAMADA")}
+	m := &idv.MRZData{Format: "TD3", Surname: "MOHAMADA", GivenNames: "FARIDA", DocumentNumber: "LT0000000", AllChecksPass: true}
+	ly := knownLayout(def, "front", words)
+	rs := map[string]fieldRead{"passport_number": {how: "zone"}, "surname": {how: "zone"}}
+	locatedByMRZ(def, m, map[string]*layout{"front": ly}, rs)
+	wantValues(t, rs, map[string]string{"passport_number": "LTOO00000", "surname": "MOHAMADA"})
+
+	m.Surname = "M0HAMADA"
+	rs = map[string]fieldRead{"surname": {how: "zone"}}
+	locatedByMRZ(def, m, map[string]*layout{"front": ly}, rs)
+	wantValues(t, rs, map[string]string{"surname": ""})
+}

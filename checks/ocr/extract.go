@@ -127,6 +127,10 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 	dated := map[string]map[string]fieldRead{}
 	vouched := false
 	shows := map[string]bool{} // the side shows half its captions or more
+	// unmatchedLys are the layouts of the sides that did not read as their
+	// definition: on a generic definition with a trusted MRZ, the MRZ's
+	// names are looked for in their print there too (locatedByMRZ).
+	unmatchedLys := map[string]*layout{}
 	// A side read before the side that vouched for the document, that
 	// neither showed its captions nor was known, is read again once
 	// vouched for (a front whose faint captions were all lost, before a
@@ -284,6 +288,7 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 				// document. Whatever did fit a pattern there is chance, not a
 				// reading, and is not presented.
 				unmatched = append(unmatched, side)
+				unmatchedLys[side] = ly
 				for n, r := range rs {
 					if r.valid && (r.how == "label" || r.how == "order") {
 						if captioned[side] == nil {
@@ -343,6 +348,12 @@ func (k *Check) extractAs(ctx context.Context, d *idv.DocumentDefinition, front 
 						reads[n] = r
 					}
 				}
+			}
+			if d.Generic() {
+				// An issuer's layout that is not the ICAO order still
+				// prints the names the MRZ carries: locatedByMRZ may find
+				// their print on this side.
+				lys[side] = unmatchedLys[side]
 			}
 			switch {
 			case !d.Generic():

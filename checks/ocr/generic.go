@@ -219,6 +219,16 @@ func genericChecks(d *idv.DocumentDefinition, ly *layout, rs map[string]fieldRea
 			if !ly.wholeRun(r.box, others...) || !ly.wholeWords(r.box, r.value) {
 				drop(name)
 			}
+		case "document_number":
+			// A number placed only weakly (a caption found loosely, the
+			// zone, the order) that holds no digit is a word of the page:
+			// LATVIJA of the Latvian page's title, right of its
+			// DOKUMENTS, which loosely reads as Document No. Every
+			// document number on the specimens carries digits; one
+			// read next to its own caption is kept whatever it holds.
+			if placedWeakly(r) && !strings.ContainsAny(r.value, "0123456789") {
+				drop(name)
+			}
 		case "surname", "given_names":
 			if ly.captionWordStart(r.value) || ly.numberedCaption(r.box) || ly.titleWords(r.value) {
 				drop(name)

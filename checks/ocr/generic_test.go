@@ -308,3 +308,26 @@ func TestGenericOrderSplitNumber(t *testing.T) {
 		t.Errorf("passport_number = %q (%s), want SN2444573", got, rs["passport_number"].raw)
 	}
 }
+
+// A document number placed weakly (a caption found loosely) that holds no
+// digit is a word of the page (LATVIJA right of the Latvian page's
+// DOKUMENTS) and is not presented; one read next to its own caption is
+// kept whatever it holds, and a weakly placed one with digits is kept.
+func TestGenericNumberWithoutDigits(t *testing.T) {
+	d, _ := docdefs.Default().Definition("generic_passport")
+	pg := &page{w: 1000, h: 700, words: []word{{box: image.Rect(300, 100, 420, 120), text: "LATVIJA", conf: 90}}}
+	ly := newLayout(pg, d, "front")
+	for _, tc := range []struct {
+		how, value string
+		keep       bool
+	}{
+		{"loose", "LATVIJA", false},
+		{"zone", "LATVIJA", false},
+		{"label", "LATVIJA", true},
+		{"loose", "LT000000", true},
+	} {
+		rs := map[string]fieldRead{"passport_number": {box: image.Rect(298, 98, 422, 122), how: tc.how, value: tc.value, valid: true}}
+		genericChecks(d, ly, rs)
+		assert.Equal(t, tc.keep, rs["passport_number"].valid, "%s %s", tc.how, tc.value)
+	}
+}

@@ -200,9 +200,16 @@ func rectifyBack(img image.Image, d *idv.DocumentDefinition) (*vision.Card, erro
 // matched its definition worse). Only a generic definition's reading is
 // retried: an issuer's definition is tuned on its captures as they are.
 func (k *Check) byMRZ(ctx context.Context, front image.Image, back image.Image, cands []*idv.DocumentDefinition, best *Extraction, mrz *idv.MRZData, now time.Time) (*Extraction, error) {
-	if best == nil || !best.Definition.Generic() || printedKeys(best) > 0 {
+	// A reading that found no MRZ of its own is retried too, whatever it
+	// read: the MRZ is printed in the definition's zone on every document
+	// of its format, so an outline that shows none there is not the
+	// document's (the Latvian page, photographed with the booklet's next
+	// page under it: the zones slid down a line, the given name read as
+	// the surname).
+	if best == nil || !best.Definition.Generic() || printedKeys(best) > 0 && best.MRZ != nil {
 		return best, nil
 	}
+	lost := best.MRZ == nil
 	rd, err := k.mrz.Read(ctx, front)
 	if errors.Is(err, mrzpkg.ErrNotFound) {
 		return best, nil
@@ -258,7 +265,15 @@ func (k *Check) byMRZ(ctx context.Context, front image.Image, back image.Image, 
 		// rank differs by 0.5 between readings with and without an MRZ
 		// of their definition; a tenth is within what the confidence and
 		// the outline's fit move it.
-		if printedKeys(ex) > printedKeys(best) && ex.rank() >= best.rank()-0.1 {
+		switch {
+		case printedKeys(ex) > printedKeys(best) && ex.rank() >= best.rank()-0.1:
+			best = ex
+		case lost && ex.mrzMatch && printedKeys(ex) > 0:
+			// Placed by its MRZ, the side now shows that MRZ in its
+			// zone: the outline is the document's, and what the first
+			// reading took from the wrong zones is not kept, however
+			// many fields it filled (the Latvian page's first reading
+			// gave three key fields, two of them other lines' print).
 			best = ex
 		}
 	}

@@ -130,6 +130,27 @@ func TestGenericSpecimens(t *testing.T) {
 			"issuing_state": "LUX", "passport_number": "S998527", "surname": "MAUS", "given_names": "KETTY",
 			"date_of_birth": "20.06.1978", "sex": "F", "date_of_expiry": "08.08.2011"},
 			printed: []string{"surname"}},
+		// Latvia, a booklet photographed open with the next page under
+		// the data page: the outline takes both, the MRZ is not in the
+		// definition's zone, and the zones slide a line down (the given
+		// name was read as the surname, a line of the title as the given
+		// names). Placed by its MRZ, each name is the one run of print
+		// that reads it (its captions, 5 px, are not read), and the
+		// number the run that reads the MRZ's but for O and 0.
+		{image: "passeye_0_pass-lva.jpg", config: "generic_passport", want: map[string]string{
+			"issuing_state": "LVA", "passport_number": "LT0000000", "surname": "MOHAMADA", "given_names": "FARIDA",
+			"date_of_birth": "10.05.1986", "date_of_expiry": "31.10.2012"},
+			printed: []string{"passport_number", "surname", "given_names", "date_of_expiry"}},
+		// A Schengen visa: NAZWISKO / NOM PRÉNOM / SURNAME NAME names both
+		// names over one line, of which only PRÉNOM was read: the
+		// surname's print taken as the given names is the surname's, and
+		// the given names the one run that reads the MRZ's; its date of
+		// birth, printed 1960-02-08, the one run reading the MRZ's. The MRZ
+		// carries the visa's number (PL0000000), not the passport's
+		// printed AA0000000: a conflict.
+		{image: "passeye_100_visa-polx.jpg", config: "generic_visa_b", want: map[string]string{
+			"surname": "KOWALSKA-KWIATKOWSKA", "given_names": "BEATA", "passport_number": "AA0000000", "date_of_birth": "08.02.1960"},
+			printed: []string{"surname", "given_names", "passport_number", "date_of_birth"}, conflicts: []string{"passport_number"}},
 	}
 	k := New()
 	defer k.Close()

@@ -272,6 +272,9 @@ func printSpecimen(w io.Writer, s *ocrbench.Specimen) {
 	vsTruth := ""
 	if s.VsTruth != "" {
 		vsTruth = "; truth: " + s.VsTruth
+		if s.TruthRead {
+			vsTruth = "; truth (no vector: the MRZ read from the image): " + s.VsTruth
+		}
 	}
 	as := ex.Definition.Config
 	if s.ChosenBy != "" {
@@ -306,6 +309,6 @@ func printSpecimenSummary(w io.Writer, s *ocrbench.SpecimenSummary) {
 	if len(s.Wrong) > 0 {
 		fmt.Fprintf(w, "fields differing from truth: %v\n", s.Wrong)
 	}
-	fmt.Fprintf(w, "KEY FIELDS printed (surname, given names, document number, date of birth): %d of %d read from the print, %d of those agree with the MRZ truth; %d of the read were located by the MRZ's value (agree by construction)\n",
-		s.KeyRead, s.KeyWanted, s.KeyAgree, s.KeyLocated)
+	fmt.Fprintf(w, "KEY FIELDS printed (surname, given names, document number, date of birth): %d of %d read from the print, %d of those agree with the MRZ truth; %d of the read were located by the MRZ's value (agree by construction); %d images without a vector held against the MRZ read from them\n",
+		s.KeyRead, s.KeyWanted, s.KeyAgree, s.KeyLocated, s.ReadTruth)
 }
