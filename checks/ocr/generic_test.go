@@ -4,12 +4,10 @@ import (
 	"context"
 	"image"
 	"image/draw"
-	"os"
 	"testing"
 	"time"
 
 	"golang.org/x/image/font"
-	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 
 	"github.com/stretchr/testify/assert"
@@ -276,18 +274,7 @@ func TestGenericOrderSplitNumber(t *testing.T) {
 	d, _ := docdefs.Default().Definition("generic_passport")
 	img := image.NewNRGBA(image.Rect(0, 0, 1500, 1264))
 	draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
-	b, err := os.ReadFile(cardtest.FontBold)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fnt, err := opentype.Parse(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	face, err := opentype.NewFace(fnt, &opentype.FaceOptions{Size: 36, DPI: 72, Hinting: font.HintingFull})
-	if err != nil {
-		t.Fatal(err)
-	}
+	face := testFace(t, cardtest.FontBold, 36)
 	dr := font.Drawer{Dst: img, Src: image.Black, Face: face, Dot: fixed.P(810, 278)}
 	dr.DrawString("SN2444573")
 	// The page reading's two words: SN24445 and 573, the 5 in both.

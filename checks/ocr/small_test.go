@@ -4,11 +4,9 @@ import (
 	"context"
 	"image"
 	"image/draw"
-	"os"
 	"testing"
 
 	"golang.org/x/image/font"
-	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 
 	"github.com/tambua/tambua/idv"
@@ -22,18 +20,7 @@ import (
 func TestSmallValueReadAgain(t *testing.T) {
 	img := image.NewNRGBA(image.Rect(0, 0, 1500, 1000))
 	draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
-	b, err := os.ReadFile(cardtest.FontBold)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fnt, err := opentype.Parse(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	face, err := opentype.NewFace(fnt, &opentype.FaceOptions{Size: 22, DPI: 72, Hinting: font.HintingFull})
-	if err != nil {
-		t.Fatal(err)
-	}
+	face := testFace(t, cardtest.FontBold, 22)
 	dr := font.Drawer{Dst: img, Src: image.Black, Face: face, Dot: fixed.P(800, 600)}
 	dr.DrawString("GOVERNMENT OF KENYA")
 	end := dr.Dot.X.Ceil()

@@ -14,10 +14,8 @@ import (
 	"github.com/tambua/tambua/idv"
 )
 
-// printedDigits draws s in the font file at size px on white, softened
-// by a 1-pixel box blur as a capture softens print, and returns the grey
-// image and the ink's box.
-func printedDigits(t *testing.T, file, s string, px float64) (*image.Gray, image.Rectangle) {
+// testFace is the font in file at size px (72 dpi, hinted).
+func testFace(t *testing.T, file string, px float64) font.Face {
 	t.Helper()
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -31,6 +29,15 @@ func printedDigits(t *testing.T, file, s string, px float64) (*image.Gray, image
 	if err != nil {
 		t.Fatal(err)
 	}
+	return face
+}
+
+// printedDigits draws s in the font file at size px on white, softened
+// by a 1-pixel box blur as a capture softens print, and returns the grey
+// image and the ink's box.
+func printedDigits(t *testing.T, file, s string, px float64) (*image.Gray, image.Rectangle) {
+	t.Helper()
+	face := testFace(t, file, px)
 	g := image.NewGray(image.Rect(0, 0, 40+int(px)*len(s), 3*int(px)))
 	draw.Draw(g, g.Bounds(), image.White, image.Point{}, draw.Src)
 	dr := font.Drawer{Dst: g, Src: image.Black, Face: face, Dot: fixed.P(20, 2*int(px))}
