@@ -210,7 +210,7 @@ func TestCrossCheckNames(t *testing.T) {
 		{Name: "surname", MRZ: "surname", Label: "SURNAME"},
 		{Name: "given_names", MRZ: "given_names", Label: "GIVEN NAMES"},
 		{Name: "date_of_birth", MRZ: "date_of_birth", Label: "DATE OF BIRTH"}}}
-	m := &idv.MRZData{Surname: "MBUGUA", GivenNames: "STEPHEN<KIPRONO", DateOfBirth: "1975-03-28", AllChecksPass: true}
+	m := &idv.MRZData{Surname: "MBUGUA", GivenNames: "STEPHEN<KIPRONO", DateOfBirth: "1975-03-28", IssuingState: "KEN", Nationality: "KEN", AllChecksPass: true}
 	for _, tc := range []struct {
 		name, field, printed string
 		conflict             bool
@@ -227,6 +227,9 @@ func TestCrossCheckNames(t *testing.T) {
 		{"a name the MRZ truncated", "given_names", "STEPHEN KIPRONOMWANGI", false},
 		{"two of six letters misread", "given_names", "STEPHEN KIPRUNU", false},
 		{"another name of the same length", "surname", "KAMAUS", true},
+		{"the next column's state code run in", "given_names", "STEPHEN KIPRONO KEN", false},
+		{"another name beside the state code", "given_names", "STEPHEN JOSEPH KEN", true},
+		{"the state code alone", "surname", "KEN", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lr := crossCheck(inputs{def: def, mrz: m,
