@@ -190,6 +190,8 @@ func TestCrossCheckShortNumber(t *testing.T) {
 		{"W0D5", "W0D59", false},
 		{"W0D5", "W3D5", true},
 		{"MTKG2", "MTKG27X", true},
+		{"NJXW", "NIXW", false},
+		{"NJXW", "NTXW", true},
 	} {
 		t.Run(tc.mrz+" "+tc.printed, func(t *testing.T) {
 			m := &idv.MRZData{DocumentNumber: tc.mrz, AllChecksPass: true}
