@@ -266,6 +266,14 @@ func crossCheck(in inputs) layerResult {
 			lr.unexamined = append(lr.unexamined, fmt.Sprintf("%s printed %q, MRZ %q: the same but for glyphs OCR confuses and one character added or dropped, taken for a misread", f.Name, pv, mv))
 			continue
 		}
+		if mv != pv && f.MRZ == "document_number" && stateRunIn(mv, pv, m) {
+			// The issuing state's code printed beside the number and read
+			// onto it ("UTOO43F" for O43F beside UTO, a genuine generic_td2
+			// of seed 7103): what is left is the MRZ's number.
+			tolerated++
+			lr.unexamined = append(lr.unexamined, fmt.Sprintf("%s printed %q, MRZ %q: the state code beside it read onto the number, taken for the reader's mix-up", f.Name, pv, mv))
+			continue
+		}
 		if mv != pv && misplacedDate(f.MRZ, pv, in) {
 			tolerated++
 			lr.unexamined = append(lr.unexamined, fmt.Sprintf("%s printed %q, MRZ %q: another of the card's dates or an impossible one, taken for the reader's mix-up", f.Name, pv, mv))
@@ -355,6 +363,23 @@ func ocrFold(v string) string {
 // glyphs OCR confuses are folded, or does but for one character added or
 // dropped (a reader's stray glyph); a character changed to another that
 // OCR does not confuse is no misread.
+// stateRunIn: the printed number is the MRZ's number (as shortNumberMisread
+// allows) with the MRZ's issuing state or nationality code read on at its
+// start or end.
+func stateRunIn(mv, pv string, m *idv.MRZData) bool {
+	for _, code := range []string{m.IssuingState, m.Nationality} {
+		if len(code) != 3 {
+			continue
+		}
+		for _, rest := range []string{strings.TrimPrefix(pv, code), strings.TrimSuffix(pv, code)} {
+			if rest != pv && rest != "" && ocrFold(rest) == ocrFold(mv) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func shortNumberMisread(mv, pv string) bool {
 	a, b := ocrFold(mv), ocrFold(pv)
 	if a == b {

@@ -192,9 +192,13 @@ func TestCrossCheckShortNumber(t *testing.T) {
 		{"MTKG2", "MTKG27X", true},
 		{"NJXW", "NIXW", false},
 		{"NJXW", "NTXW", true},
+		{"O43F", "UTOO43F", false},
+		{"O43F", "O43FUTO", false},
+		{"O43F", "UTOO44F", true},
+		{"O43F", "KENO43F", true},
 	} {
 		t.Run(tc.mrz+" "+tc.printed, func(t *testing.T) {
-			m := &idv.MRZData{DocumentNumber: tc.mrz, AllChecksPass: true}
+			m := &idv.MRZData{DocumentNumber: tc.mrz, IssuingState: "UTO", Nationality: "UTO", AllChecksPass: true}
 			lr := crossCheck(inputs{def: def, mrz: m, fields: map[string]string{"document_number": tc.printed}, now: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC),
 				quality: &idv.OCRQuality{Conflicts: []string{"document_number"}}})
 			if got := len(lr.findings) > 0; got != tc.conflict {
