@@ -190,9 +190,15 @@ func TestCrossCheckShortNumber(t *testing.T) {
 		{"W0D5", "W0D59", false},
 		{"W0D5", "W3D5", true},
 		{"MTKG2", "MTKG27X", true},
+		{"NJXW", "NIXW", false},
+		{"NJXW", "NTXW", true},
+		{"O43F", "UTOO43F", false},
+		{"O43F", "O43FUTO", false},
+		{"O43F", "UTOO44F", true},
+		{"O43F", "KENO43F", true},
 	} {
 		t.Run(tc.mrz+" "+tc.printed, func(t *testing.T) {
-			m := &idv.MRZData{DocumentNumber: tc.mrz, AllChecksPass: true}
+			m := &idv.MRZData{DocumentNumber: tc.mrz, IssuingState: "UTO", Nationality: "UTO", AllChecksPass: true}
 			lr := crossCheck(inputs{def: def, mrz: m, fields: map[string]string{"document_number": tc.printed}, now: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC),
 				quality: &idv.OCRQuality{Conflicts: []string{"document_number"}}})
 			if got := len(lr.findings) > 0; got != tc.conflict {
@@ -210,7 +216,7 @@ func TestCrossCheckNames(t *testing.T) {
 		{Name: "surname", MRZ: "surname", Label: "SURNAME"},
 		{Name: "given_names", MRZ: "given_names", Label: "GIVEN NAMES"},
 		{Name: "date_of_birth", MRZ: "date_of_birth", Label: "DATE OF BIRTH"}}}
-	m := &idv.MRZData{Surname: "MBUGUA", GivenNames: "STEPHEN<KIPRONO", DateOfBirth: "1975-03-28", AllChecksPass: true}
+	m := &idv.MRZData{Surname: "MBUGUA", GivenNames: "STEPHEN<KIPRONO", DateOfBirth: "1975-03-28", IssuingState: "KEN", Nationality: "KEN", AllChecksPass: true}
 	for _, tc := range []struct {
 		name, field, printed string
 		conflict             bool
@@ -227,6 +233,9 @@ func TestCrossCheckNames(t *testing.T) {
 		{"a name the MRZ truncated", "given_names", "STEPHEN KIPRONOMWANGI", false},
 		{"two of six letters misread", "given_names", "STEPHEN KIPRUNU", false},
 		{"another name of the same length", "surname", "KAMAUS", true},
+		{"the next column's state code run in", "given_names", "STEPHEN KIPRONO KEN", false},
+		{"another name beside the state code", "given_names", "STEPHEN JOSEPH KEN", true},
+		{"the state code alone", "surname", "KEN", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lr := crossCheck(inputs{def: def, mrz: m,

@@ -140,7 +140,14 @@ type CueLine struct {
 	Sample, Config, Difficulty, Kind, Grade, Method string
 	Decision                                        string
 	Reasons                                         []string
-	Substrate, Portrait, Print, Edit                map[string]float64 `json:",omitempty"`
+	// Confidence is the section's; Findings each layer's findings as
+	// "layer code: note", so a capture flagged can be explained without
+	// running it again.
+	Confidence float64
+	Findings   []string `json:",omitempty"`
+	// Read is what ocr_extraction read per field: "value (how conf)".
+	Read                             map[string]string  `json:",omitempty"`
+	Substrate, Portrait, Print, Edit map[string]float64 `json:",omitempty"`
 }
 
 // Report is what one run measured.
@@ -221,7 +228,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			v = docAuthVerdict(ds)
 			if o.Cues != nil {
 				line := CueLine{Sample: s.Name, Config: s.Config, Difficulty: s.Difficulty, Kind: s.Kind, Grade: s.Grade, Method: s.Method,
-					Decision: ds.Decision, Reasons: ds.ReasonCodes, Substrate: ds.SubstrateStats, Portrait: ds.PortraitStats, Print: ds.PrintStats, Edit: ds.EditStats}
+					Decision: ds.Decision, Reasons: ds.ReasonCodes, Confidence: ds.Confidence, Findings: findingLines(ds), Read: readLines(c), Substrate: ds.SubstrateStats, Portrait: ds.PortraitStats, Print: ds.PrintStats, Edit: ds.EditStats}
 				if err := json.NewEncoder(o.Cues).Encode(line); err != nil {
 					return err
 				}
@@ -326,4 +333,33 @@ func gradeOf(tr synth.Truth) (grade, method string) {
 	grade, _ = tr.AttackDetail["grade"].(string)
 	method, _ = tr.AttackDetail["method"].(string)
 	return grade, method
+}
+
+// findingLines lists a section's findings as "layer code: note", layers
+// in name order.
+func findingLines(ds docauth.Section) []string {
+	names := make([]string, 0, len(ds.Layers))
+	for n := range ds.Layers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var out []string
+	for _, n := range names {
+		for _, f := range ds.Layers[n].Findings {
+			out = append(out, n+" "+f.Code+": "+f.Note)
+		}
+	}
+	return out
+}
+
+// readLines is each field ocr_extraction read, with how and how surely.
+func readLines(c *idv.Case) map[string]string {
+	_, vals := c.Fields()
+	r, _ := idv.ValueOCRReadings.Get(c)
+	out := make(map[string]string, len(vals))
+	for k, v := range vals {
+		fr := r.Fields[k]
+		out[k] = fmt.Sprintf("%s (%s %.0f)", v, fr.How, fr.Conf)
+	}
+	return out
 }
