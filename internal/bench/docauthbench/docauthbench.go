@@ -140,7 +140,7 @@ type CueLine struct {
 	Sample, Config, Difficulty, Kind, Grade, Method string
 	Decision                                        string
 	Reasons                                         []string
-	Substrate, Portrait, Print, Edit                map[string]float64 `json:",omitempty"`
+	Substrate, Portrait, Print, Edit, MRZPrint      map[string]float64 `json:",omitempty"`
 }
 
 // Report is what one run measured.
@@ -221,7 +221,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			v = docAuthVerdict(ds)
 			if o.Cues != nil {
 				line := CueLine{Sample: s.Name, Config: s.Config, Difficulty: s.Difficulty, Kind: s.Kind, Grade: s.Grade, Method: s.Method,
-					Decision: ds.Decision, Reasons: ds.ReasonCodes, Substrate: ds.SubstrateStats, Portrait: ds.PortraitStats, Print: ds.PrintStats, Edit: ds.EditStats}
+					Decision: ds.Decision, Reasons: ds.ReasonCodes, Substrate: ds.SubstrateStats, Portrait: ds.PortraitStats, Print: ds.PrintStats, Edit: ds.EditStats, MRZPrint: ds.MRZPrintStats}
 				if err := json.NewEncoder(o.Cues).Encode(line); err != nil {
 					return err
 				}
