@@ -160,6 +160,8 @@ type Section struct {
 	PrintStats map[string]float64 `json:"print_stats,omitempty"`
 	// EditStats are the capture_edit layer's raw cues.
 	EditStats map[string]float64 `json:"capture_edit_stats,omitempty"`
+	// MRZPrintStats are the mrz_print layer's raw cues.
+	MRZPrintStats map[string]float64 `json:"mrz_print_stats,omitempty"`
 	// MRZSource says which reading of the MRZ the layers used:
 	// mrz_parsing, ocr_extraction, document_authenticity (read again) or
 	// unverified (no reading whose check digits pass); "" without one.
@@ -222,7 +224,7 @@ type layerResult struct {
 // substrate are the strongest evidence a single photo gives; the others
 // corroborate. Chosen by judgement, not fitted.
 var weights = map[string]float64{
-	layerMRZ: 3, layerSubstrate: 3, layerCrossCheck: 2, layerBarcode: 2, layerPortrait: 2, layerEdit: 2, layerDocType: 1, layerValidity: 1, layerValuePrint: 1, layerNumbers: 2,
+	layerMRZ: 3, layerSubstrate: 3, layerCrossCheck: 2, layerBarcode: 2, layerPortrait: 2, layerEdit: 2, layerMRZPrint: 2, layerDocType: 1, layerValidity: 1, layerValuePrint: 1, layerNumbers: 2,
 }
 
 // accusatory layers look for one kind of tampering; they weigh in only
@@ -230,7 +232,7 @@ var weights = map[string]float64{
 // of cards other layers doubted: a held-out genuine card with a
 // recapture texture went from FAIL to REVIEW, and a third of the medium
 // screen recaptures that failed only went to review.
-var accusatory = map[string]bool{layerPortrait: true, layerValuePrint: true, layerEdit: true, layerNumbers: true}
+var accusatory = map[string]bool{layerPortrait: true, layerValuePrint: true, layerEdit: true, layerNumbers: true, layerMRZPrint: true}
 
 // inputs is what the layers examine.
 type inputs struct {
@@ -431,6 +433,7 @@ func (k *Check) examine(ctx context.Context, c *idv.Case, in inputs) []layerResu
 		valuePrintLayer(&in),
 		editLayer(&in),
 		numbersLayer(in),
+		mrzPrintLayer(&in),
 	}
 }
 
@@ -516,6 +519,9 @@ func judge(layers []layerResult, threshold, band float64) (Section, idv.Outcome)
 		}
 		if lr.name == layerEdit && len(lr.stats) > 0 {
 			sec.EditStats = lr.stats
+		}
+		if lr.name == layerMRZPrint && len(lr.stats) > 0 {
+			sec.MRZPrintStats = lr.stats
 		}
 		if lr.skipped != "" {
 			sec.ChecksSkipped = append(sec.ChecksSkipped, lr.name)

@@ -146,8 +146,8 @@ type CueLine struct {
 	Confidence float64
 	Findings   []string `json:",omitempty"`
 	// Read is what ocr_extraction read per field: "value (how conf)".
-	Read                             map[string]string  `json:",omitempty"`
-	Substrate, Portrait, Print, Edit map[string]float64 `json:",omitempty"`
+	Read                                       map[string]string  `json:",omitempty"`
+	Substrate, Portrait, Print, Edit, MRZPrint map[string]float64 `json:",omitempty"`
 }
 
 // Report is what one run measured.
@@ -228,7 +228,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			v = docAuthVerdict(ds)
 			if o.Cues != nil {
 				line := CueLine{Sample: s.Name, Config: s.Config, Difficulty: s.Difficulty, Kind: s.Kind, Grade: s.Grade, Method: s.Method,
-					Decision: ds.Decision, Reasons: ds.ReasonCodes, Confidence: ds.Confidence, Findings: findingLines(ds), Read: readLines(c), Substrate: ds.SubstrateStats, Portrait: ds.PortraitStats, Print: ds.PrintStats, Edit: ds.EditStats}
+					Decision: ds.Decision, Reasons: ds.ReasonCodes, Confidence: ds.Confidence, Findings: findingLines(ds), Read: readLines(c), Substrate: ds.SubstrateStats, Portrait: ds.PortraitStats, Print: ds.PrintStats, Edit: ds.EditStats, MRZPrint: ds.MRZPrintStats}
 				if err := json.NewEncoder(o.Cues).Encode(line); err != nil {
 					return err
 				}

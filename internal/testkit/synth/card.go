@@ -492,6 +492,9 @@ type sideInput struct {
 	sigSeed  uint64
 	wear     Wear
 	lay      *sideLayout // nil for the definition's own layout
+	// reprint is the forger's print of the MRZ lines an edit changed, on
+	// whichever side the MRZ is
+	reprint *mrzReprint
 }
 
 // renderSide draws one side of a document for an identity. The result is
@@ -580,7 +583,11 @@ func (r *renderer) renderSide(d *idv.DocumentDefinition, side string, in sideInp
 			return nil, err
 		}
 		x, y, zw, zh := rectPx(d.MRZ.Zone, w, h)
-		r.drawMRZ(c, lines, x, y, zw, zh)
+		if in.reprint != nil {
+			r.drawMRZForged(c, static.img, in.reprint, lines, x, y, zw, zh)
+		} else {
+			r.drawMRZ(c, lines, x, y, zw, zh)
+		}
 	}
 	if d.Barcode != nil && d.Barcode.Zone.Side == side && in.id.barcode != "" {
 		x, y, zw, zh := rectPx(d.Barcode.Zone, w, h)
@@ -662,24 +669,12 @@ func (r *renderer) drawPhoto(c *canvas, face *image.RGBA, x, y, zw, zh float64, 
 // drawMRZ sets the lines in OCR-B, monospaced to fill the zone's width
 // the way ICAO 9303 spaces them.
 func (r *renderer) drawMRZ(c *canvas, lines []string, x, y, zw, zh float64) {
-	n := len(lines[0])
-	pitch := zw * 0.97 / float64(n)
-	adv := r.fonts.measure(textStyle{font: fontOCRB, size: 100}, "0") / 100
-	size := pitch / adv
-	lineH := zh / float64(len(lines))
-	if size*capHeight > lineH*0.62 {
-		size = lineH * 0.62 / capHeight
-	}
-	// ICAO line pitch is about 1.7 character pitches; centre the block
-	if lineH > pitch*1.75 {
-		lineH = pitch * 1.75
-	}
-	top := y + (zh-lineH*float64(len(lines)))/2
+	gm := r.mrzGeometry(lines, x, y, zw, zh)
 	var p path
 	for i, line := range lines {
-		by := top + lineH*(float64(i)+0.5) + size*capHeight/2
+		by := gm.baseline(i)
 		for j, ch := range line {
-			r.fonts.text(&p, textStyle{font: fontOCRB, size: size}, string(ch), translate(x+zw*0.015+float64(j)*pitch, by))
+			r.fonts.text(&p, textStyle{font: fontOCRB, size: gm.size}, string(ch), translate(gm.x+float64(j)*gm.pitch, by))
 		}
 	}
 	c.fill(&p, rgb{18, 18, 20}, 0.97)

@@ -38,6 +38,9 @@ type editPlan struct {
 	patch float64
 	// mrz is set when the MRZ and the barcode were written again.
 	mrz bool
+	// reprint is how the forger printed the MRZ lines the new value
+	// changed (nil when none changed).
+	reprint *mrzReprint
 }
 
 // drawEditLook draws how the new value is printed.

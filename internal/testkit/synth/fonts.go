@@ -99,7 +99,7 @@ func newFonts() (*fonts, error) {
 		}
 		fs.byPath[p] = f
 	}
-	for _, p := range variantFonts {
+	for _, p := range append(append([]string(nil), variantFonts...), forgerMonoFonts...) {
 		if f, err := loadFont(p); err == nil {
 			fs.byPath[p] = f
 		}

@@ -319,6 +319,10 @@ func (gen *Generator) Sample(ctx context.Context, index int) (*Sample, error) {
 		layBack.truth(d, "back", r.fonts, layoutTruth.Fields)
 	}
 	in := sideInput{id: id, face: cardFace, pose: pose, ghost: cardFace, hueShift: frontCap.HologramHueShift, edits: edits, sigSeed: sigSeed, wear: wear, lay: layFront}
+	if edits.edit != nil {
+		// the MRZ may be on either side
+		in.reprint = edits.edit.reprint
+	}
 	frontImg, err := r.renderSide(d, "front", in)
 	if err != nil {
 		return nil, err
@@ -536,11 +540,21 @@ func planEdit(g *rng, d *idv.DocumentDefinition, id *identity, e *sideEdits, det
 	}
 	ep := &editPlan{field: f.Name, value: printedValue(f, nv), norm: nv, mrz: mrz}
 	drawEditLook(g.fork("look"), ep)
+	var oldLines []string
+	if mrz && id.mrz != nil {
+		oldLines, _ = id.mrz.lines()
+	}
 	if mrz {
 		rewriteMRZ(d, id, ep, old)
 	}
 	e.edit = ep
 	ep.detail(detail, old)
+	if oldLines != nil {
+		if lines, err := id.mrz.lines(); err == nil && fmt.Sprint(lines) != fmt.Sprint(oldLines) {
+			ep.reprint = drawMRZReprint(g.fork("mrzprint"), oldLines)
+			ep.reprint.detail(detail, lines)
+		}
+	}
 	return nil
 }
 

@@ -589,6 +589,18 @@ func TestEditedFieldMRZRecomputed(t *testing.T) {
 				if s.Truth.AttackDetail["mrz_recomputed"] != (kind == AttackEditedMRZ) {
 					t.Errorf("mrz_recomputed %v", s.Truth.AttackDetail["mrz_recomputed"])
 				}
+				// a recomputed MRZ is reprinted by the forger: the lines it
+				// changed, and only those
+				rp, _ := s.Truth.AttackDetail["mrz_reprint"].(map[string]any)
+				if (rp != nil) != (kind == AttackEditedMRZ) {
+					t.Errorf("%s: mrz_reprint %v", kind, rp)
+				}
+				if rp != nil {
+					lines, _ := rp["lines"].([]int)
+					if len(lines) == 0 || len(lines) == len(s.Truth.MRZLines) {
+						t.Errorf("reprinted lines %v of %d", rp["lines"], len(s.Truth.MRZLines))
+					}
+				}
 			}
 			if checked == 0 {
 				t.Fatal("no MRZ-backed field was edited")
