@@ -72,8 +72,9 @@ const (
 	recompMinSlope = 0.6
 	recompMaxSlope = 1.5
 	// recompMinFreqs: the earlier compression must show at this many
-	// frequencies; re-saved genuine fronts with a false patch showed it
-	// at one.
+	// frequencies for a patch of recompMinPatch blocks; re-saved genuine
+	// fronts with a false patch showed it at one (fewer frequencies need
+	// a patch of recompWeakPatch blocks, below).
 	recompMinFreqs = 3
 	// recompLevel: a block (with its neighbours within recompRadius
 	// blocks) whose coefficients favour one compression over two by this
