@@ -56,6 +56,14 @@ func TestRecompressedPatch(t *testing.T) {
 	png := loadSpecimen(t, "passeye_100_pass-fin.png")
 	swapped := swappedPortrait(t, page, page.img)
 	_, camera := jpegBytes(t, page.img, 70)
+	// saved at 75 first: the editor's 85 shows the earlier step at two
+	// frequencies only, and the pasted portrait is a patch of 16 % of
+	// the page
+	_, camera75 := jpegBytes(t, page.img, 75)
+	swapped75 := swappedPortrait(t, page, imaging.Clone(camera75))
+	// a small page saved at 80 and again at 85 shows a false patch of 97
+	// blocks at one frequency: 2.5 % of the page, too few blocks
+	_, small := jpegBytes(t, specimenImage(t, "passeye_100_pass-hrv.jpg"), 80)
 
 	cases := []struct {
 		name  string
@@ -64,8 +72,10 @@ func TestRecompressedPatch(t *testing.T) {
 		found bool
 	}{
 		{"portrait pasted and saved again", swapped, 85, true},
+		{"portrait pasted after a save at 75, saved again at 85", swapped75, 85, true},
 		{"saved again whole", page.img, 85, false},
 		{"saved again whole, twice", camera, 90, false},
+		{"a small page saved again whole, twice", small, 85, false},
 		{"saved once", png.img, 85, false},
 	}
 	for _, tc := range cases {
