@@ -174,13 +174,7 @@ func TestSidePrintsLeaveMRZBackedValuesOut(t *testing.T) {
 func patch(img *image.NRGBA, r image.Rectangle, grow int, strength float64) *image.NRGBA {
 	out := imaging.Clone(img)
 	l := lumaOf(img)
-	var hist [256]int
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			hist[clampByte(l.p[y*l.w+x])]++
-		}
-	}
-	th := otsu(hist[:], r.Dx()*r.Dy())
+	th, _ := l.inkLevel(r)
 	p := r.Inset(-grow)
 	for y := p.Min.Y; y < p.Max.Y; y++ {
 		for x := p.Min.X; x < p.Max.X; x++ {
@@ -317,13 +311,7 @@ func BenchmarkValueGround(b *testing.B) {
 func flatPatch(img *image.NRGBA, r image.Rectangle, grow int, lighter float64) *image.NRGBA {
 	out := imaging.Clone(img)
 	l := lumaOf(img)
-	var hist [256]int
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			hist[clampByte(l.p[y*l.w+x])]++
-		}
-	}
-	th := otsu(hist[:], r.Dx()*r.Dy())
+	th, _ := l.inkLevel(r)
 	p := r.Inset(-grow)
 	var sum [3]float64
 	n := 0.0

@@ -206,7 +206,6 @@ func components(mask []bool, w, h int) []comp {
 	return out
 }
 
-// otsu is the threshold that best splits a histogram of n values in two.
 // inkLevel is Otsu's threshold of the luminance in r (clipped to the
 // plane), the level under which its dark class, the ink, lies, and the
 // number of pixels it was taken over.
@@ -222,6 +221,7 @@ func (l *plane) inkLevel(r image.Rectangle) (float32, int) {
 	return otsu(hist[:], n), n
 }
 
+// otsu is the threshold that best splits a histogram of n values in two.
 func otsu(hist []int, n int) float32 {
 	var sum float64
 	for i, c := range hist {
