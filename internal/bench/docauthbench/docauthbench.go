@@ -10,9 +10,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -338,13 +340,8 @@ func gradeOf(tr synth.Truth) (grade, method string) {
 // findingLines lists a section's findings as "layer code: note", layers
 // in name order.
 func findingLines(ds docauth.Section) []string {
-	names := make([]string, 0, len(ds.Layers))
-	for n := range ds.Layers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var out []string
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(ds.Layers)) {
 		for _, f := range ds.Layers[n].Findings {
 			out = append(out, n+" "+f.Code+": "+f.Note)
 		}
